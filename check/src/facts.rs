@@ -7,7 +7,9 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 
+use mcp_typed::__private::Key;
 use mcp_typed::jsonrpc::RawMessage;
+use serde::de::{DeserializeSeed, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -218,6 +220,61 @@ impl Outline {
     }
 }
 
+/// The protocol version a 2026-07-28 request names in `params._meta` (an [`Outline`]'s
+/// `stated_version`), read only as far as it: the members before `params`, and those of
+/// `params` before `_meta`, skipped, and nothing after it read. For a message the verdict path
+/// passed, whose members each come once.
+pub fn stated_version(text: &str) -> Option<String> {
+    let mut found = None;
+    let path = &["params", "_meta", META_PROTOCOL_VERSION];
+    // The reading stops once the version is read: serde_json's error for the unread rest is no
+    // refusal of the message.
+    let _ = serde_json::Deserializer::from_str(text).deserialize_map(Along {
+        path,
+        found: &mut found,
+    });
+    found
+}
+
+/// Reads the member `path[0]` of an object, and within it the rest of `path`: the last one's
+/// string into `found`.
+struct Along<'a> {
+    path: &'static [&'static str],
+    found: &'a mut Option<String>,
+}
+
+impl<'de> DeserializeSeed<'de> for Along<'_> {
+    type Value = ();
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Along<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("an object")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let [name, rest @ ..] = self.path else {
+            return Ok(());
+        };
+        while let Some(key) = map.next_key::<Key<'de>>()? {
+            if key.as_str() != *name {
+                map.next_value::<IgnoredAny>()?;
+            } else if rest.is_empty() {
+                *self.found = map.next_value::<String>().ok();
+                return Err(A::Error::custom("read"));
+            } else {
+                let found = self.found;
+                map.next_value_seed(Along { path: rest, found })?;
+                return Err(A::Error::custom("read"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A message's `method` and the members of its `params` an [`Outline`] reads.
 #[derive(Deserialize)]
 struct RawOutline<'a> {
@@ -290,4 +347,39 @@ fn present<'de, D: Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::
 /// A raw member's string, when it is one.
 fn string(raw: &RawValue) -> Option<String> {
     serde_json::from_str(raw.get()).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`stated_version`] reads what an [`Outline`] reads as the stated version: the member of
+    /// `params._meta` only (not one of the same name elsewhere), a string only, escapes read.
+    #[test]
+    fn the_stated_version_is_read_as_the_outline_reads_it() {
+        let cases = [
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+                Some("2026-07-28"),
+            ),
+            (
+                r#"{"params":{"cursor":"c","_meta":{"x":{"io.modelcontextprotocol/protocolVersion":"no"},"io.modelcontextprotocol\/protocolVersion":"2025-11-25"}},"method":"tools/list","id":1,"jsonrpc":"2.0"}"#,
+                Some("2025-11-25"),
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+                None,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7}}}"#,
+                None,
+            ),
+            (r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, None),
+        ];
+        for (text, expected) in cases {
+            let outlined = Outline::read(text).expect("an outline").stated_version;
+            assert_eq!(outlined.as_deref(), expected, "{text}");
+            assert_eq!(stated_version(text).as_deref(), expected, "{text}");
+        }
+    }
 }

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use mcp_typed::__private::check::Judged;
 use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 use mcp_typed::jsonrpc::{
     decode_error_response, decode_result, DecodeError, DecodeErrorKind, VisitType,
@@ -13,7 +14,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::facts::{Facts, Shape};
+use crate::facts::{self, Facts, Shape};
 
 /// A released protocol revision, whose generated types check its messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -252,6 +253,9 @@ pub fn decode_envelope(revision: Revision, request: bool, text: &str) -> Vec<Vio
 /// message's strings) and validated; `None`, undiagnosed, when it does not decode ([`decode`]
 /// says why).
 pub fn decode_lent(revision: Revision, side: Side, text: &str) -> Option<Vec<Violation>> {
+    if judge(revision, side, text).is_some() {
+        return Some(Vec::new());
+    }
     in_revision!(revision, m => match side {
         Side::Client => serde_json::from_str::<m::borrowed::ClientMessageRef>(text)
             .ok()
@@ -259,6 +263,16 @@ pub fn decode_lent(revision: Revision, side: Side, text: &str) -> Option<Vec<Vio
         Side::Server => serde_json::from_str::<m::borrowed::ServerMessageRef>(text)
             .ok()
             .map(|m| constraints(&m)),
+    })
+}
+
+/// The verdict path's judgement of the message `text` as `side` sends it in `revision` (the
+/// generated `__verdict`, which reads it without building it): what it is when it decodes and
+/// breaks nothing; `None` says nothing (decode it to see).
+pub(crate) fn judge(revision: Revision, side: Side, text: &str) -> Option<Judged<'_>> {
+    in_revision!(revision, m => match side {
+        Side::Client => m::__verdict::client_message(text),
+        Side::Server => m::__verdict::server_message(text),
     })
 }
 
@@ -279,8 +293,32 @@ pub struct Sent {
 /// Decodes `text` as a request or notification that `side` sends in `revision` (as
 /// [`decode_lent`] does): `Some(Ok(…))` when it is one, `Some(Err(()))` when it decodes as
 /// something else (a response, an error, a batch), `None` when it does not decode. The caller
-/// reads the last two by their framing, which says why.
+/// reads the last two by their framing, which says why. Judged by the verdict path (`judge`)
+/// first; the borrowed family decodes what that does not pass.
 pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<Sent, ()>> {
+    if let Some(judged) = judge(revision, side, text) {
+        let (method, id) = match judged {
+            Judged::Request { method, id } => (method, Some(serde_json::from_str(id).ok()?)),
+            Judged::Notification { method } => (method, None),
+            Judged::Response | Judged::Error => return Some(Err(())),
+        };
+        // A 2026-07-28 request names its revision in its `_meta`.
+        let stated = (id.is_some() && !revision.has_initialize())
+            .then(|| facts::stated_version(text))
+            .flatten()
+            .and_then(|version| Revision::from_version(&version));
+        return Some(Ok(Sent {
+            method,
+            id,
+            stated,
+            violations: Vec::new(),
+        }));
+    }
+    sent_lent(revision, side, text)
+}
+
+/// [`decode_sent`] by the borrowed family, which also says what a message breaks.
+fn sent_lent(revision: Revision, side: Side, text: &str) -> Option<Result<Sent, ()>> {
     /// The method and id of a decoded message of type `$message`, when a request or a
     /// notification.
     macro_rules! sent {
@@ -468,6 +506,20 @@ fn result_of(
     visit_request(revision, requester, method, Check(text))
 }
 
+/// Whether the result `text` of a request `method` sent by `requester` in `revision` decodes as
+/// that method's result type and keeps every constraint, judged without building it (the
+/// generated verdict path, `__verdict`); `false` says nothing ([`result_lent`] decodes it).
+pub(crate) fn result_passes(revision: Revision, requester: Side, method: &str, text: &str) -> bool {
+    let passes = in_revision!(revision, m => match requester {
+        Side::Client => m::__verdict::client_request_result(method, text),
+        Side::Server => m::__verdict::server_request_result(method, text),
+    }, 2026 => match requester {
+        Side::Client => mcp_typed::v2026_07_28::__verdict::client_request_result(method, text),
+        Side::Server => None,
+    });
+    passes == Some(true)
+}
+
 /// [`result_of`] without the diagnosis: the result decoded by the borrowed family (the result's
 /// `…Ref<'de>` form, no copy of its strings) and validated; `None`, undiagnosed, when it does
 /// not decode or the method is no request of the requester's ([`result_of`] says why).
@@ -651,6 +703,13 @@ mod tests {
                         let lent = result_lent(revision, requester, method, text);
                         let owned = result_owned(revision, requester, method, text);
                         assert_eq!(lent, owned, "{file}: {method}: {text}");
+                        // The verdict path passes what both take without a violation, only.
+                        let passes = result_passes(revision, requester, method, text);
+                        assert_eq!(
+                            passes,
+                            owned == Some(Vec::new()),
+                            "{file}: {method}: {text}"
+                        );
                         compared += 1;
                         refused += usize::from(owned.is_none());
                         broken += usize::from(owned.is_some_and(|v| !v.is_empty()));
@@ -667,6 +726,77 @@ mod tests {
             broken >= 3,
             "{broken} of {compared} taken with violations by both"
         );
+    }
+
+    /// Every message of the recorded traffic, as either side's in each revision, as it is and
+    /// with a member of the wrong type or an unknown member: the verdict path ([`judge`]) passes
+    /// exactly what the borrowed family decodes without a violation, saying what it is (method,
+    /// id) as the decoded message does.
+    #[test]
+    fn the_verdict_path_judges_the_recordings_as_decoding_does() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/traffic");
+        let (mut judged, mut passed, mut left) = (0, 0, 0);
+        for file in [
+            "python-sdk-2.3.0.jsonl",
+            "typescript-sdk-1.32.2-client.jsonl",
+            "typescript-sdk-1.32.2-server.jsonl",
+        ] {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            for line in text.lines().filter(|line| !line.trim().is_empty()) {
+                let message: Value = serde_json::from_str(line).unwrap();
+                let mut texts = vec![line.to_owned()];
+                for (name, replacement) in [("params", "1"), ("result", "[]"), ("id", "{}")] {
+                    if message.get(name).is_some() {
+                        let mut changed = message.clone();
+                        changed[name] = serde_json::from_str(replacement).unwrap();
+                        texts.push(changed.to_string());
+                    }
+                }
+                let mut unknown = message.clone();
+                unknown["unknownMember"] = Value::from(1);
+                texts.push(unknown.to_string());
+                for text in &texts {
+                    for revision in Revision::ALL {
+                        for side in [Side::Client, Side::Server] {
+                            let verdict = judge(revision, side, text);
+                            let decoded = sent_lent(revision, side, text);
+                            let lent = borrowed_verdict(revision, side, text);
+                            let context = || format!("{file} {revision} {side:?}: {text}");
+                            assert!(verdict.is_none() || lent == Some(true), "{}", context());
+                            left += usize::from(verdict.is_none() && lent == Some(true));
+                            if let (Some(verdict), Some(Ok(sent))) = (verdict, decoded) {
+                                let (method, id) = match verdict {
+                                    Judged::Request { method, id } => {
+                                        (method, Some(serde_json::from_str::<Value>(id).unwrap()))
+                                    }
+                                    Judged::Notification { method } => (method, None),
+                                    other => panic!("{other:?} decoded as a call: {text}"),
+                                };
+                                assert_eq!((method, id), (sent.method, sent.id), "{text}");
+                            }
+                            judged += 1;
+                            passed += usize::from(verdict.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        println!("{judged} judged: {passed} passed, {left} valid left to the decoder");
+        assert!(judged > 5000, "{judged} judged");
+        assert_eq!(left, 0, "valid messages left to the decoder");
+    }
+
+    /// The borrowed family's reading of a whole message as `side`'s: `Some(true)` when it
+    /// decodes without a violation, `Some(false)` with violations, `None` refused.
+    fn borrowed_verdict(revision: Revision, side: Side, text: &str) -> Option<bool> {
+        in_revision!(revision, m => match side {
+            Side::Client => serde_json::from_str::<m::borrowed::ClientMessageRef>(text)
+                .ok()
+                .map(|m| constraints(&m).is_empty()),
+            Side::Server => serde_json::from_str::<m::borrowed::ServerMessageRef>(text)
+                .ok()
+                .map(|m| constraints(&m).is_empty()),
+        })
     }
 
     /// Writes every string member `uri` of `value` as no URI; whether there was one.

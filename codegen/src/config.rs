@@ -134,6 +134,16 @@ impl Config {
         self
     }
 
+    /// Also emit the verdict path behind this cargo feature of the crate that compiles the code
+    /// (which must then enable `mcp-typed`'s feature `verdict`): a hidden module `__verdict` with
+    /// `mcp_typed::__private::check::Check` for every type (whether a value's text decodes and
+    /// validates, without building it) and, per call set of requests, the judge of a result by
+    /// its method. What `mcp-check` reads traffic with.
+    pub fn verdict_feature(&mut self, feature: impl Into<String>) -> &mut Self {
+        self.settings.verdict_feature = Some(feature.into());
+        self
+    }
+
     /// Also implement `schemars::JsonSchema` for every type, behind this cargo feature of the
     /// crate that compiles the code (which must then enable `mcp-typed`'s feature `schemars`).
     pub fn schemars_feature(&mut self, feature: impl Into<String>) -> &mut Self {

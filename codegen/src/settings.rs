@@ -20,6 +20,9 @@ pub(crate) struct Settings {
     /// Emit `__roundtrip(name, json)` behind `#[cfg(feature = "<this>")]`, used by the tests to
     /// decode an instance as the definition a string names.
     pub registry_feature: Option<String>,
+    /// Emit the verdict path (`__verdict`: a `Check` impl for every type, the judge of a result
+    /// by its method) behind `#[cfg(feature = "<this>")]`.
+    pub verdict_feature: Option<String>,
     /// Implement `schemars::JsonSchema` for every type behind `#[cfg(feature = "<this>")]`
     /// (with `mcp-typed`'s feature `schemars` enabled).
     pub schemars_feature: Option<String>,
@@ -43,6 +46,7 @@ impl Default for Settings {
             results: Vec::new(),
             message_enums: Vec::new(),
             registry_feature: None,
+            verdict_feature: None,
             schemars_feature: None,
             types_crate: None,
             module_file: false,

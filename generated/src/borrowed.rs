@@ -43,7 +43,7 @@ use std::fmt;
 use std::hash::Hash;
 use std::ops::Deref;
 
-use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, Visitor};
 use serde::{Serialize, Serializer};
 use serde_json::{Map, Number, Value};
 
@@ -212,47 +212,7 @@ impl<'de> Deserialize<'de> for ValueRef<'de> {
 /// serde_json's raw text is only scanned, where a `Value` also refuses numbers beyond `f64` and
 /// lone surrogate escapes.
 fn check_value(text: &str) -> Result<(), serde_json::Error> {
-    struct Check;
-    impl<'de> Deserialize<'de> for Check {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-            deserializer.deserialize_any(Check)
-        }
-    }
-    impl<'de> Visitor<'de> for Check {
-        type Value = Check;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("a JSON value")
-        }
-        fn visit_bool<E>(self, _: bool) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_unit<E>(self) -> Result<Check, E> {
-            Ok(Check)
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Check, A::Error> {
-            while seq.next_element::<Check>()?.is_some() {}
-            Ok(Check)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Check, A::Error> {
-            while map.next_key::<Key<'de>>()?.is_some() {
-                map.next_value::<Check>()?;
-            }
-            Ok(Check)
-        }
-    }
-    serde_json::from_str::<Check>(text).map(drop)
+    serde_json::from_str::<crate::__private::AnyValue>(text).map(drop)
 }
 
 /// A free-form JSON object (`_meta`, a tool call's `arguments`, an input schema's properties),

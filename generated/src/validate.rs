@@ -298,15 +298,7 @@ impl Cx {
 
     fn string(&mut self, text: &str, rules: &[Rule]) {
         for &rule in rules {
-            let length = || text.chars().count() as u64;
-            let broken = match rule {
-                Rule::MinLength(n) => Some(length()).filter(|&len| len < n).map(Value::from),
-                Rule::MaxLength(n) => Some(length()).filter(|&len| len > n).map(Value::from),
-                Rule::Format(name) => (!format_holds(name, text)).then(|| found_text(text)),
-                Rule::Pattern(source) => (!pattern_matches(source, text)).then(|| found_text(text)),
-                _ => None,
-            };
-            if let Some(found) = broken {
+            if let Some(found) = string_breaks(text, rule) {
                 self.report(rule, found);
             }
         }
@@ -314,31 +306,16 @@ impl Cx {
 
     fn number(&mut self, n: f64, rules: &[Rule]) {
         for &rule in rules {
-            let ok = match rule {
-                Rule::Minimum(limit) => n >= limit,
-                Rule::Maximum(limit) => n <= limit,
-                Rule::ExclusiveMinimum(limit) => n > limit,
-                Rule::ExclusiveMaximum(limit) => n < limit,
-                Rule::MultipleOf(m) => is_multiple(n, m),
-                _ => true,
-            };
-            if !ok {
+            if !number_holds(n, rule) {
                 self.report(rule, number_value(n));
             }
         }
     }
 
-    fn count(&mut self, n: usize, min: fn(Rule) -> Option<(u64, bool)>, rules: &[Rule]) {
+    fn count(&mut self, n: usize, bound: fn(Rule) -> Option<(u64, bool)>, rules: &[Rule]) {
         for &rule in rules {
-            if let Some((limit, is_min)) = min(rule) {
-                let ok = if is_min {
-                    n as u64 >= limit
-                } else {
-                    n as u64 <= limit
-                };
-                if !ok {
-                    self.report(rule, Value::from(n));
-                }
+            if !count_holds(n, bound, rule) {
+                self.report(rule, Value::from(n));
             }
         }
     }
@@ -350,7 +327,7 @@ impl Cx {
                 self.report(Rule::UniqueItems, repeated);
             }
         }
-        let inner = nested(rules, |r| matches!(r, Rule::Items(_)));
+        let inner = item_rules(rules);
         for (i, item) in items.iter().enumerate() {
             self.item(i, item, inner);
         }
@@ -363,7 +340,82 @@ impl Cx {
         rules: &[Rule],
     ) {
         self.count(len, property_bound, rules);
-        self.members(members, nested(rules, |r| matches!(r, Rule::Values(_))));
+        self.members(members, value_rules(rules));
+    }
+}
+
+/// What `text` has that `rule` refuses (the length, the string), if it breaks it; a rule of
+/// another kind of value holds.
+fn string_breaks(text: &str, rule: Rule) -> Option<Value> {
+    let length = || text.chars().count() as u64;
+    match rule {
+        Rule::MinLength(n) => Some(length()).filter(|&len| len < n).map(Value::from),
+        Rule::MaxLength(n) => Some(length()).filter(|&len| len > n).map(Value::from),
+        Rule::Format(name) => (!format_holds(name, text)).then(|| found_text(text)),
+        Rule::Pattern(source) => (!pattern_matches(source, text)).then(|| found_text(text)),
+        _ => None,
+    }
+}
+
+/// Whether the number `n` keeps `rule` (one of another kind of value holds).
+fn number_holds(n: f64, rule: Rule) -> bool {
+    match rule {
+        Rule::Minimum(limit) => n >= limit,
+        Rule::Maximum(limit) => n <= limit,
+        Rule::ExclusiveMinimum(limit) => n > limit,
+        Rule::ExclusiveMaximum(limit) => n < limit,
+        Rule::MultipleOf(m) => is_multiple(n, m),
+        _ => true,
+    }
+}
+
+/// Whether a count `n` of items or members keeps `rule`, read by `bound` (its limit, and
+/// whether it is a minimum); a rule `bound` does not read holds.
+fn count_holds(n: usize, bound: fn(Rule) -> Option<(u64, bool)>, rule: Rule) -> bool {
+    match bound(rule) {
+        Some((limit, true)) => n as u64 >= limit,
+        Some((limit, false)) => n as u64 <= limit,
+        None => true,
+    }
+}
+
+/// The same checks as [`Validate`], as yes or no, for the verdict path (`__private::check`),
+/// which reads values without building them: one home for what each rule asks.
+#[cfg(feature = "verdict")]
+pub(crate) mod holds {
+    use super::{
+        count_holds, item_bound, number_holds, property_bound, string_breaks, Cx, Rule, Validate,
+    };
+
+    /// Whether `value`, at a place with `rules`, breaks nothing.
+    pub(crate) fn value<T: Validate + ?Sized>(value: &T, rules: &[Rule]) -> bool {
+        let mut cx = Cx::default();
+        value.validate_at(&mut cx, rules);
+        cx.found.is_empty()
+    }
+
+    /// Whether a string keeps `rules`.
+    pub(crate) fn string(text: &str, rules: &[Rule]) -> bool {
+        rules
+            .iter()
+            .all(|&rule| string_breaks(text, rule).is_none())
+    }
+
+    /// Whether a number keeps `rules`.
+    pub(crate) fn number(n: f64, rules: &[Rule]) -> bool {
+        rules.iter().all(|&rule| number_holds(n, rule))
+    }
+
+    /// Whether an array of `n` items keeps `rules`' item counts.
+    pub(crate) fn items(n: usize, rules: &[Rule]) -> bool {
+        rules.iter().all(|&rule| count_holds(n, item_bound, rule))
+    }
+
+    /// Whether an object of `n` members keeps `rules`' member counts.
+    pub(crate) fn properties(n: usize, rules: &[Rule]) -> bool {
+        rules
+            .iter()
+            .all(|&rule| count_holds(n, property_bound, rule))
     }
 }
 
@@ -383,10 +435,19 @@ fn property_bound(rule: Rule) -> Option<(u64, bool)> {
     }
 }
 
-/// The rules of the items (or values) in `rules`; the generator writes at most one such rule.
-fn nested(rules: &[Rule], pick: fn(&Rule) -> bool) -> &'static [Rule] {
-    match rules.iter().find(|r| pick(r)) {
-        Some(Rule::Items(inner) | Rule::Values(inner)) => inner,
+/// The rules of the items of an array whose place has `rules` (the generator writes at most one
+/// `Items`).
+pub(crate) fn item_rules(rules: &[Rule]) -> &'static [Rule] {
+    match rules.iter().find(|r| matches!(r, Rule::Items(_))) {
+        Some(Rule::Items(inner)) => inner,
+        _ => &[],
+    }
+}
+
+/// The rules of the values of an object whose place has `rules` (at most one `Values`).
+pub(crate) fn value_rules(rules: &[Rule]) -> &'static [Rule] {
+    match rules.iter().find(|r| matches!(r, Rule::Values(_))) {
+        Some(Rule::Values(inner)) => inner,
         _ => &[],
     }
 }

@@ -4,6 +4,9 @@
 //! official definition accepts, in every revision that has the definition. And the values drawn
 //! from those schemas (`mcp_typed::valid`, features `arbitrary` and `proptest`): for every type
 //! of every revision, accepted by the official definition and decoded and encoded back unchanged.
+//! On the same values, the official examples and their mutations, the verdict path (`__check`,
+//! feature `verdict`, what `mcp-check` judges most messages with) passes only what decodes and
+//! validates.
 
 use std::collections::BTreeMap;
 
@@ -376,6 +379,124 @@ fn batch_envelopes_of_2025_03_26() {
         .parse()
         .expect("batch");
     assert!(client.is_valid(&serde_json::to_value(&batch).expect("encode")));
+}
+
+type CheckOf = fn(&str, &str) -> Option<bool>;
+type ValidateOf =
+    fn(
+        &str,
+        &str,
+    ) -> Option<Result<Result<(), mcp_typed::validate::Violations>, serde_json::Error>>;
+
+/// Every revision's verdict path (`__check`) and its decode and `validate()` (`__validate`).
+const VERDICTS: [(CheckOf, ValidateOf); 6] = [
+    (v2024_11_05::__check, v2024_11_05::__validate),
+    (v2025_03_26::__check, v2025_03_26::__validate),
+    (v2025_06_18::__check, v2025_06_18::__validate),
+    (v2025_11_25::__check, v2025_11_25::__validate),
+    (v2026_07_28::__check, v2026_07_28::__validate),
+    (draft::__check, draft::__validate),
+];
+
+/// What the verdict path made of a set of texts, against decode and `validate()`.
+#[derive(Default)]
+struct Verdicts {
+    texts: usize,
+    /// Texts both found valid.
+    passed: usize,
+    /// Texts the verdict path passed that decode or `validate()` refuse: must be none.
+    unsound: Vec<String>,
+    /// Valid texts the verdict path left to the decoder (allowed: it then decodes).
+    left: usize,
+    /// Valid drawn values and official examples it left to the decoder: must be none, or
+    /// `mcp-check` decodes what most traffic is.
+    left_unmutated: Vec<String>,
+}
+
+impl Verdicts {
+    fn judge(
+        &mut self,
+        (check, validate): (CheckOf, ValidateOf),
+        name: &str,
+        text: &str,
+        mutated: bool,
+    ) {
+        self.texts += 1;
+        let verdict = check(name, text).unwrap_or_else(|| panic!("no __check of {name}"));
+        let valid = matches!(validate(name, text), Some(Ok(Ok(()))));
+        match (verdict, valid) {
+            (true, true) => self.passed += 1,
+            (true, false) => self.unsound.push(format!("{name}: {text}")),
+            (false, true) if mutated => self.left += 1,
+            (false, true) => self.left_unmutated.push(format!("{name}: {text}")),
+            (false, false) => {}
+        }
+    }
+
+    /// `value`, its mutations, and its text with its first member written twice.
+    fn judge_all(&mut self, revision: (CheckOf, ValidateOf), name: &str, value: &Value) {
+        self.judge(revision, name, &value.to_string(), false);
+        for mutation in mutations(value).iter().skip(1) {
+            self.judge(revision, name, &mutation.to_string(), true);
+        }
+        if let Some((key, member)) = value.as_object().and_then(|map| map.iter().next()) {
+            let text = value.to_string();
+            let twice = format!("{{{}:{member},{}", Value::from(key.as_str()), &text[1..]);
+            self.judge(revision, name, &twice, true);
+        }
+    }
+}
+
+/// The verdict path (`__check`) against decode and `validate()` (`__validate`), the contract
+/// `mcp-check` rests on: on values drawn from every type of every revision, their mutations
+/// (members removed, replaced by each kind of value, added, written twice) and the official
+/// examples and theirs, it passes nothing they refuse, and it passes every drawn value and
+/// example (what keeps most traffic off the decoder).
+#[test]
+fn the_verdict_path_passes_only_what_decodes_and_validates() {
+    let mut all = Verdicts::default();
+    for ((revision, schema_of), verdicts) in REVISIONS.into_iter().zip(VERDICTS) {
+        let (_, names) = definitions(&official_root(revision));
+        for name in &names {
+            let Some(schema) = schema_of(name).map(Schema::to_value) else {
+                continue;
+            };
+            for seed in 0..draws() {
+                let Ok(value) = mcp_typed_json::values::Values::new(&schema, seed).of(&schema)
+                else {
+                    break;
+                };
+                all.judge_all(verdicts, name, &value);
+            }
+        }
+    }
+    for (definition, _, instance) in examples() {
+        all.judge_all(VERDICTS[4], &definition, &instance);
+    }
+    let Verdicts {
+        texts,
+        passed,
+        unsound,
+        left,
+        left_unmutated,
+    } = all;
+    println!(
+        "{texts} texts: {passed} passed by the verdict path and valid, {} passed and invalid, \
+         {left} valid mutations and {} valid drawn values or examples left to the decoder",
+        unsound.len(),
+        left_unmutated.len()
+    );
+    assert!(
+        unsound.is_empty(),
+        "passed, yet refused:\n{}",
+        unsound.join("\n")
+    );
+    assert!(
+        left_unmutated.is_empty(),
+        "left to the decoder:\n{}",
+        left_unmutated.join("\n")
+    );
+    assert!(passed > 4000, "{passed}");
 }
 
 /// How many values are drawn per type (CI's budget; `MCP_TYPED_DRAWS` runs more).

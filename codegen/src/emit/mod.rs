@@ -12,15 +12,20 @@
 //!   `tagged`, `keyed`), `messages` (call sets, envelopes, request ↔ result pairing);
 //! - `borrowed`: the borrowed family (`…Ref<'de>`), built from the same parts;
 //! - `validate`: `mcp_typed::validate::Validate` for every owned type and envelope, checking
-//!   the schema's constraint keywords;
+//!   the schema's constraint keywords, where `constraints` says they apply;
+//! - `check`: the verdict path behind a feature (whether a value decodes and validates, read
+//!   without building it), mirroring `structs` member by member;
 //! - `json_schema` and `registry`: the `schemars` impls and the test hooks behind features;
 //! - `docs`: schema text → rustdoc; `assemble`: the file around a body.
 //!
 //! This file drives the emission: `emit_type` hands each type to the part for its kind. The
-//! parts use `scope` and `docs`, never each other (the borrowed family calls them all).
+//! parts use `scope`, `docs` and `constraints`, never each other (the borrowed family calls them
+//! all).
 
 mod assemble;
 mod borrowed;
+mod check;
+mod constraints;
 mod constructors;
 mod docs;
 mod json_schema;
@@ -123,10 +128,17 @@ fn body_pieces<'a>(
     settings: &'a Settings,
     scope: &'a Scope,
 ) -> Result<impl Iterator<Item = TokenStream> + 'a, String> {
-    let registry = settings
-        .registry_feature
-        .as_deref()
-        .map(|feature| registry::registry(module, feature, settings.schemars_feature.as_deref()));
+    let registry = settings.registry_feature.as_deref().map(|feature| {
+        let schemars = settings.schemars_feature.as_deref();
+        registry::registry(
+            module,
+            feature,
+            schemars,
+            settings.verdict_feature.as_deref(),
+        )
+    });
+    let checks = (settings.verdict_feature.as_deref())
+        .map(|feature| check::emit_checks(module, scope, feature));
     let json_schemas = settings
         .schemars_feature
         .as_deref()
@@ -153,6 +165,7 @@ fn body_pieces<'a>(
     Ok(std::iter::once(head)
         .chain(types)
         .chain([message_layer, validation])
+        .chain(checks)
         .chain(json_schemas)
         .chain(registry))
 }

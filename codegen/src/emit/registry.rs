@@ -1,6 +1,6 @@
-//! The test hooks behind a cargo feature: `__roundtrip`, `__validate` and `__json_schema` (decode
-//! and encode, decode and validate, or the JSON Schema of, the type of a definition named at run
-//! time), and the borrowed family's
+//! The test hooks behind a cargo feature: `__roundtrip`, `__validate`, `__json_schema` and
+//! `__check` (decode and encode, decode and validate, the JSON Schema of, or the verdict path's
+//! judgement as, the type of a definition named at run time), and the borrowed family's
 //! `__equivalent` (its decode against the owned one).
 
 use proc_macro2::{Ident, TokenStream};
@@ -13,6 +13,7 @@ pub(super) fn registry(
     module: &Module,
     feature: &str,
     schemars_feature: Option<&str>,
+    verdict_feature: Option<&str>,
 ) -> TokenStream {
     let definitions: Vec<(&str, Ident)> = module
         .types
@@ -36,6 +37,24 @@ pub(super) fn registry(
             #[doc(hidden)]
             #[cfg(all(feature = #feature, feature = #schemars_feature))]
             pub fn __json_schema(definition: &str) -> ::core::option::Option<__rt::schemars::Schema> {
+                ::core::option::Option::Some(match definition {
+                    #(#arms)*
+                    _ => return ::core::option::Option::None,
+                })
+            }
+        }
+    });
+    let check = verdict_feature.map(|verdict_feature| {
+        let arms = definitions
+            .iter()
+            .map(|(schema_name, ty)| quote!(#schema_name => __rt::check::text::<#ty>(json),));
+        quote! {
+            /// The verdict path's judgement of `json` as the definition named `definition`
+            /// (schema spelling): `true` only when it decodes and validates; `None` for an
+            /// unknown name. For tests.
+            #[doc(hidden)]
+            #[cfg(all(feature = #feature, feature = #verdict_feature))]
+            pub fn __check(definition: &str, json: &str) -> ::core::option::Option<bool> {
                 ::core::option::Option::Some(match definition {
                     #(#arms)*
                     _ => return ::core::option::Option::None,
@@ -82,6 +101,7 @@ pub(super) fn registry(
             })
         }
         #json_schema
+        #check
     }
 }
 

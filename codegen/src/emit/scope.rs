@@ -275,3 +275,74 @@ pub(crate) fn type_tokens(scope: &Scope, ty: &TypeExpr) -> TokenStream {
 pub(crate) fn resolve_alias<'a>(module: &'a Module, ty: &'a TypeExpr) -> &'a TypeExpr {
     module.resolve_alias(ty)
 }
+
+/// How a struct member's value is read: the one choice the decoders (`structs`) and the verdict
+/// path (`check`) both make.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MemberRead {
+    /// As its type reads itself.
+    Plain,
+    /// An `integer`: an `i64`, also from a number written with a zero fraction (`1.0`), as JSON
+    /// Schema's `integer` is.
+    Integer,
+    /// An `integer` or `null`.
+    NullableInteger,
+    /// An array, noting the failing item on an error's path.
+    Items,
+    /// An object with typed values, noting the failing member on an error's path.
+    Members,
+}
+
+/// How the member `f` of a struct is read ([`MemberRead`]).
+pub(crate) fn member_read(module: &Module, f: &crate::ir::Field) -> MemberRead {
+    match resolve_alias(module, &f.ty) {
+        _ if f.boxed => MemberRead::Plain,
+        TypeExpr::Integer => MemberRead::Integer,
+        TypeExpr::Nullable(inner) if *resolve_alias(module, inner) == TypeExpr::Integer => {
+            MemberRead::NullableInteger
+        }
+        TypeExpr::Array(_) => MemberRead::Items,
+        TypeExpr::Map(value) if **value != TypeExpr::Any => MemberRead::Members,
+        _ => MemberRead::Plain,
+    }
+}
+
+/// The `__rt::Shape` of each member of a structural match (`fallback`): its deciding, required
+/// and declared members as bit sets over `names` (sorted, at most 64). What the decoder ranks
+/// the members by (`union::keyed`), and the verdict path with it (`check`).
+pub(crate) fn structural_shapes(
+    deciding: &[(String, usize)],
+    fallback: &[crate::ir::StructuralCase],
+    names: &[String],
+) -> Vec<TokenStream> {
+    let name_set = |members: &mut dyn Iterator<Item = &String>| {
+        let bits = members
+            .filter_map(|m| names.binary_search(m).ok())
+            .fold(0u64, |bits, i| bits | 1 << i);
+        let literal = syn::LitInt::new(&format!("{bits:#b}"), Span::call_site());
+        quote!(#literal)
+    };
+    (fallback.iter())
+        .map(|c| {
+            let mut own = deciding
+                .iter()
+                .filter(|(_, i)| *i == c.variant)
+                .map(|(k, _)| k);
+            let own = name_set(&mut own);
+            let required = name_set(&mut c.required.iter());
+            let declared = name_set(&mut c.declared.iter());
+            quote!(__rt::Shape { deciding: #own, required: #required, declared: #declared })
+        })
+        .collect()
+}
+
+/// The name of a struct's `consumed` parameter (the member a union read before handing the
+/// object over): `_consumed` where nothing reads it, no constant and no member a tag implies.
+pub(crate) fn consumed_param(s: &crate::ir::Struct) -> TokenStream {
+    let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
+    if uses_consumed {
+        quote!(consumed)
+    } else {
+        quote!(_consumed)
+    }
+}

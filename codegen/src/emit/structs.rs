@@ -5,7 +5,8 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::docs::doc_attrs;
-use super::{ident, resolve_alias, type_tokens, Scope};
+use super::scope::{consumed_param, member_read, MemberRead};
+use super::{ident, type_tokens, Scope};
 use crate::ir::{Additional, ConstValue, Module, Struct, TypeExpr};
 
 fn extra_type(scope: &Scope, additional: &Additional) -> Option<TokenStream> {
@@ -176,12 +177,7 @@ fn deserialize_impls(
         quote!(__rt::require_const(#seen, #key)?;)
     });
     let build = build_value(scope, s, extra_ty.is_some());
-    let uses_consumed = !s.consts.is_empty() || s.fields.iter().any(|f| f.implied_const.is_some());
-    let consumed_param = if uses_consumed {
-        quote!(consumed)
-    } else {
-        quote!(_consumed)
-    };
+    let consumed_param = consumed_param(s);
     quote! {
         impl<'de> __rt::serde::Deserialize<'de> for #ty {
             fn deserialize<D: __rt::serde::Deserializer<'de>>(deserializer: D) -> #result<Self, D::Error> {
@@ -285,17 +281,12 @@ fn member_dispatch(
     let field_arms = s.fields.iter().map(|f| {
         let key = &f.json_name;
         let local = local(&f.rust_name);
-        // Arrays and typed maps note the failing item on the error's path; an integer is also
-        // a number written with a zero fraction (`1.0`), as JSON Schema's `integer` is.
-        let helper = match resolve_alias(module, &f.ty) {
-            _ if f.boxed => quote!(field),
-            TypeExpr::Integer => quote!(field_integer),
-            TypeExpr::Nullable(inner) if *resolve_alias(module, inner) == TypeExpr::Integer => {
-                quote!(field_nullable_integer)
-            }
-            TypeExpr::Array(_) => quote!(field_seq),
-            TypeExpr::Map(value) if **value != TypeExpr::Any => quote!(field_map),
-            _ => quote!(field),
+        let helper = match member_read(module, f) {
+            MemberRead::Plain => quote!(field),
+            MemberRead::Integer => quote!(field_integer),
+            MemberRead::NullableInteger => quote!(field_nullable_integer),
+            MemberRead::Items => quote!(field_seq),
+            MemberRead::Members => quote!(field_map),
         };
         quote!(#key => __rt::#helper(&mut map, &mut #local, #key),)
     });

@@ -15,6 +15,8 @@ use crate::schema::errata::{Errata, ErrataError};
 
 /// The cargo feature of `mcp-typed` that enables the hidden test lookup.
 pub const REGISTRY_FEATURE: &str = "registry";
+/// The feature of `mcp-typed` behind which the checked-in modules have their verdict path.
+pub const VERDICT_FEATURE: &str = "verdict";
 
 /// The cargo feature of `mcp-typed` that compiles the borrowed family (`mod borrowed`).
 pub const BORROWED_FEATURE: &str = "borrowed";
@@ -364,6 +366,7 @@ impl Workspace {
         let mut config = Config::new();
         config
             .registry_feature(REGISTRY_FEATURE)
+            .verdict_feature(VERDICT_FEATURE)
             .schemars_feature(SCHEMARS_FEATURE)
             .module_doc(true)
             .borrowed_types_feature(BORROWED_FEATURE)

@@ -15,6 +15,8 @@
 //!   a message's `jsonrpc`, `id`, `method`, `params`, `result` and `error` are read;
 //! - `diagnosis`: why a refused message was refused, in JSON-RPC terms (`DecodeError`);
 //! - `error_path`: the JSON pointer of the member a decode stopped at;
+//! - `check`: the verdict path (feature `verdict`), whether a value decodes and validates, read
+//!   without building it;
 //! - `validate`: a re-export of the public module `mcp_typed::validate` (the `Validate` trait
 //!   the generated types implement, its checks of the constraint keywords, and the violations
 //!   they report; public with the feature `elicit`, compiled always, so that generated code of
@@ -27,6 +29,8 @@
 //! re-exported here, or regenerating.
 
 pub(crate) mod buffer;
+#[cfg(feature = "verdict")]
+pub mod check;
 pub mod codec;
 pub(crate) mod diagnosis;
 pub(crate) mod error_path;
@@ -54,6 +58,8 @@ pub use buffer::{buffer_object, buffer_rest, Buffered, Captured, Lent};
 pub use error_path::{forget_since, mark as path_mark};
 /// For the hand-written readers of a request `id` (`RawMessage`, the diagnosis).
 pub(crate) use object::integer_value;
+#[cfg(feature = "borrowed")]
+pub(crate) use object::AnyValue;
 pub use object::{
     begin_map, const_bool, const_i64, const_str, deserialize_struct, end_map, entry, extra, field,
     field_integer, field_map, field_nullable_integer, field_seq, first_missing, integer,

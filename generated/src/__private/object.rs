@@ -141,7 +141,7 @@ pub(crate) fn integer_value(value: &Value) -> Option<i64> {
 
 /// An `i64` from a JSON integer or a float that [`integer`] takes; anything else is refused
 /// as `i64`'s own `Deserialize` refuses it (same messages).
-struct Integer;
+pub(crate) struct Integer;
 
 impl<'de> DeserializeSeed<'de> for Integer {
     type Value = i64;
@@ -170,7 +170,7 @@ impl Visitor<'_> for Integer {
 }
 
 /// [`Integer`], or `null`.
-struct NullableInteger;
+pub(crate) struct NullableInteger;
 
 impl<'de> DeserializeSeed<'de> for NullableInteger {
     type Value = Option<i64>;
@@ -503,5 +503,54 @@ pub fn end_map<M: SerializeMap>(map: M) -> Result<M::Ok, M::Error> {
 impl<'de, T: MapDecode<'de>> MapDecode<'de> for Box<T> {
     fn decode_map<A: MapAccess<'de>>(map: A, consumed: Option<&str>) -> Result<Self, A::Error> {
         T::decode_map(map, consumed).map(Box::new)
+    }
+}
+
+/// Any JSON value, read as `serde_json::Value` reads one (numbers beyond `f64` and lone surrogate
+/// escapes refused, which serde_json's scan of raw text lets pass) without building it: the
+/// check of the borrowed family's `ValueRef` and of the verdict path's `Value`.
+#[cfg(any(feature = "borrowed", feature = "verdict"))]
+pub(crate) struct AnyValue;
+
+#[cfg(any(feature = "borrowed", feature = "verdict"))]
+impl<'de> de::Deserialize<'de> for AnyValue {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(AnyValue)
+    }
+}
+
+#[cfg(any(feature = "borrowed", feature = "verdict"))]
+impl<'de> Visitor<'de> for AnyValue {
+    type Value = AnyValue;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_unit<E>(self) -> Result<AnyValue, E> {
+        Ok(AnyValue)
+    }
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<AnyValue, A::Error> {
+        while seq.next_element::<AnyValue>()?.is_some() {}
+        Ok(AnyValue)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<AnyValue, A::Error> {
+        while map.next_key::<Key<'de>>()?.is_some() {
+            map.next_value::<AnyValue>()?;
+        }
+        Ok(AnyValue)
     }
 }

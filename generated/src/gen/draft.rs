@@ -68,9 +68,13 @@ pub use crate::v2026_07_28::{
     UntitledSingleSelectEnumSchema, ClientMessage, ServerMessage, methods, error_codes,
     visit_error_code,
 };
+#[cfg(feature = "verdict")]
+pub use crate::v2026_07_28::__verdict;
 #[cfg(feature = "registry")]
 pub use crate::v2026_07_28::{__roundtrip, __validate};
 #[cfg(all(feature = "registry", feature = "schemars"))]
 pub use crate::v2026_07_28::__json_schema;
+#[cfg(all(feature = "registry", feature = "verdict"))]
+pub use crate::v2026_07_28::__check;
 #[cfg(feature = "borrowed")]
 pub use crate::v2026_07_28::borrowed;

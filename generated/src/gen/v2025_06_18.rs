@@ -18513,6 +18513,6393 @@ impl __rt::Validate for ServerMessage {
         }
     }
 }
+/// The verdict path (`mcp_typed::__private::check`): whether a value decodes and
+/// validates, read from its text without building it. For `mcp-check`.
+#[doc(hidden)]
+#[cfg(feature = "verdict")]
+pub mod __verdict {
+    #[allow(unused_imports)]
+    use super::*;
+    impl __rt::check::Check for Annotations {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Annotations {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "audience" => {
+                        __rt::check::member::<A, Vec<Role>>(&mut map, &mut seen_0, &[])?
+                    }
+                    "lastModified" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "priority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_2,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for AudioContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for AudioContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "audio")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "data"), (!seen_4, "mimeType")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BaseMetadata {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BaseMetadata {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BlobResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BlobResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "blob" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_1,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_3, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "blob"), (!seen_3, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BooleanSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BooleanSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "boolean")?,
+                    "default" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "tools/call")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CallToolRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ContentBlock>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "isError" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "structuredContent" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "content")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelledNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelledNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/cancelled",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CancelledNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelledNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelledNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "reason" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "requestId" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "requestId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilities {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilities {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "elicitation" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "experimental" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "roots" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesRoots,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "sampling" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesRoots {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesRoots {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckCalls for ClientNotification {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::check::required_params::<
+                        CancelledNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/cancelled")
+                }
+                "notifications/initialized" => {
+                    __rt::check::optional_params::<
+                        InitializedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/initialized")
+                }
+                "notifications/progress" => {
+                    __rt::check::required_params::<ProgressNotificationParams, D>(params)
+                        .map(|()| "notifications/progress")
+                }
+                "notifications/roots/list_changed" => {
+                    __rt::check::optional_params::<
+                        RootsListChangedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/roots/list_changed")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ClientNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::CheckCalls for ClientRequest {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "initialize" => {
+                    __rt::check::required_params::<InitializeRequestParams, D>(params)
+                        .map(|()| "initialize")
+                }
+                "ping" => {
+                    __rt::check::optional_params::<PingRequestParams, D>(params)
+                        .map(|()| "ping")
+                }
+                "resources/list" => {
+                    __rt::check::optional_params::<ListResourcesRequestParams, D>(params)
+                        .map(|()| "resources/list")
+                }
+                "resources/templates/list" => {
+                    __rt::check::optional_params::<
+                        ListResourceTemplatesRequestParams,
+                        D,
+                    >(params)
+                        .map(|()| "resources/templates/list")
+                }
+                "resources/read" => {
+                    __rt::check::required_params::<ReadResourceRequestParams, D>(params)
+                        .map(|()| "resources/read")
+                }
+                "resources/subscribe" => {
+                    __rt::check::required_params::<SubscribeRequestParams, D>(params)
+                        .map(|()| "resources/subscribe")
+                }
+                "resources/unsubscribe" => {
+                    __rt::check::required_params::<UnsubscribeRequestParams, D>(params)
+                        .map(|()| "resources/unsubscribe")
+                }
+                "prompts/list" => {
+                    __rt::check::optional_params::<ListPromptsRequestParams, D>(params)
+                        .map(|()| "prompts/list")
+                }
+                "prompts/get" => {
+                    __rt::check::required_params::<GetPromptRequestParams, D>(params)
+                        .map(|()| "prompts/get")
+                }
+                "tools/list" => {
+                    __rt::check::optional_params::<ListToolsRequestParams, D>(params)
+                        .map(|()| "tools/list")
+                }
+                "tools/call" => {
+                    __rt::check::required_params::<CallToolRequestParams, D>(params)
+                        .map(|()| "tools/call")
+                }
+                "logging/setLevel" => {
+                    __rt::check::required_params::<SetLevelRequestParams, D>(params)
+                        .map(|()| "logging/setLevel")
+                }
+                "completion/complete" => {
+                    __rt::check::required_params::<CompleteRequestParams, D>(params)
+                        .map(|()| "completion/complete")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ClientRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ClientResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "_meta",
+                        "action",
+                        "content",
+                        "model",
+                        "role",
+                        "roots",
+                        "stopReason",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1011000,
+                            required: 0b11100,
+                            declared: 0b1011101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000,
+                            required: 0b100000,
+                            declared: 0b100001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10,
+                            declared: 0b111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<Result, E>(&value),
+                        1usize => {
+                            __rt::check::matched_member::<CreateMessageResult, E>(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<ListRootsResult, E>(&value)
+                        }
+                        3usize => __rt::check::matched_member::<ElicitResult, E>(&value),
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for CompleteRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "completion/complete",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "argument" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsArgument,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "context" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsContext,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "ref" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsRef,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "argument"), (!seen_2, "ref")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsArgument {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsArgument {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "value" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "name"), (!seen_1, "value")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsContext {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsContext {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, String>,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsRef {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsRef {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("ref/prompt") => {
+                        <PromptReference as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("ref/resource") => {
+                        <ResourceTemplateReference as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for CompleteResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "completion" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteResultCompletion,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "completion")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteResultCompletion {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteResultCompletion {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "hasMore" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "total" => __rt::check::integer_member(&mut map, &mut seen_1, &[])?,
+                    "values" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "values")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ContentBlock {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ContentBlock {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("text") => {
+                        <TextContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("image") => {
+                        <ImageContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("audio") => {
+                        <AudioContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("resource_link") => {
+                        <ResourceLink as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("resource") => {
+                        <EmbeddedResource as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "sampling/createMessage",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "includeContext" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageRequestParamsIncludeContext,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "maxTokens" => {
+                        __rt::check::integer_member(&mut map, &mut seen_1, &[])?
+                    }
+                    "messages" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<SamplingMessage>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "metadata" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "modelPreferences" => {
+                        __rt::check::member::<
+                            A,
+                            ModelPreferences,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "stopSequences" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    "systemPrompt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "temperature" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_7, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "maxTokens"), (!seen_2, "messages")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequestParamsIncludeContext {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for CreateMessageResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageResultContent,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "model" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_3, &[])?,
+                    "stopReason" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_1, "content"), (!seen_2, "model"), (!seen_3, "role")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageResultContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageResultContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("text") => {
+                        <TextContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("image") => {
+                        <ImageContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("audio") => {
+                        <AudioContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for ElicitRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "elicitation/create",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "requestedSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestParamsRequestedSchema,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_0, "message"), (!seen_1, "requestedSchema")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestParamsRequestedSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestParamsRequestedSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, PrimitiveSchemaDefinition>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "properties")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "action" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitResultAction,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, ElicitResultContentValue>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "action")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitResultAction {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ElicitResultContentValue {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for EmbeddedResource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EmbeddedResource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "resource")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "resource" => {
+                        __rt::check::member::<
+                            A,
+                            EmbeddedResourceResource,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "resource")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for EmbeddedResourceResource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EmbeddedResourceResource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                TextResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                BlobResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for EnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "enum" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "enumNames" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "enum")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "prompts/get")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            GetPromptRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, String>,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "messages" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<PromptMessage>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "messages")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ImageContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ImageContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "image")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "data"), (!seen_4, "mimeType")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Implementation {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Implementation {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "version" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "name"), (!seen_2, "version")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "initialize")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            InitializeRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "capabilities" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilities,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "clientInfo" => {
+                        __rt::check::member::<
+                            A,
+                            Implementation,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "protocolVersion" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_0, "capabilities"),
+                            (!seen_1, "clientInfo"),
+                            (!seen_2, "protocolVersion"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "capabilities" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilities,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "instructions" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "protocolVersion" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "serverInfo" => {
+                        __rt::check::member::<
+                            A,
+                            Implementation,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "capabilities"),
+                            (!seen_3, "protocolVersion"),
+                            (!seen_4, "serverInfo"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/initialized",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            InitializedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcError {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcError {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "error" => {
+                        __rt::check::member::<
+                            A,
+                            JsonRpcErrorError,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "error"), (!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcErrorError {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcErrorError {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "code" => __rt::check::integer_member(&mut map, &mut seen_0, &[])?,
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Value,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "code"), (!seen_2, "message")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1,
+                            required: 0b111,
+                            declared: 0b111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<JsonRpcRequest, E>(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<JsonRpcNotification, E>(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<JsonRpcResponse, E>(&value)
+                        }
+                        3usize => __rt::check::matched_member::<JsonRpcError, E>(&value),
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for JsonRpcNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            JsonRpcNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            JsonRpcRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "id"), (!seen_2, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            JsonRpcRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcResponse {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcResponse {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    "result" => {
+                        __rt::check::member::<A, Result>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "id"), (!seen_2, "result")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListPromptsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListPromptsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "prompts/list")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ListPromptsRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListPromptsRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListPromptsRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListPromptsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListPromptsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "prompts" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<Prompt>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "prompts")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourceTemplatesRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourceTemplatesRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "resources/templates/list",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ListResourceTemplatesRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourceTemplatesRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourceTemplatesRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourceTemplatesResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourceTemplatesResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "resourceTemplates" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ResourceTemplate>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "resourceTemplates")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourcesRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourcesRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "resources/list",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ListResourcesRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourcesRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourcesRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourcesResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourcesResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "resources" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<Resource>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "resources")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "roots/list")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ListRootsRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            ListRootsRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "roots" => {
+                        __rt::check::member::<A, Vec<Root>>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "roots")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListToolsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListToolsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_0, "method", "tools/list")?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ListToolsRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListToolsRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListToolsRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListToolsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListToolsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<A, Vec<Tool>>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "tools")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for LoggingLevel {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for LoggingMessageNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for LoggingMessageNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/message",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingMessageNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for LoggingMessageNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for LoggingMessageNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Value,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "level" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingLevel,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "logger" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "data"), (!seen_1, "level")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ModelHint {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ModelHint {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ModelPreferences {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ModelPreferences {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "costPriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_0,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    "hints" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ModelHint>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "intelligencePriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_2,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    "speedPriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Notification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Notification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for NotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NumberSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for NumberSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "maximum" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "minimum" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "type" => {
+                        __rt::check::member::<
+                            A,
+                            NumberSchemaType,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_4, "type")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NumberSchemaType {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for PaginatedRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PaginatedRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PaginatedResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PingRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PingRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => __rt::const_str(&mut map, &mut seen_0, "method", "ping")?,
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PingRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PingRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PingRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            PingRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PingRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PingRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PrimitiveSchemaDefinition {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PrimitiveSchemaDefinition {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "format",
+                        "maxLength",
+                        "maximum",
+                        "minLength",
+                        "minimum",
+                        "title",
+                        "type",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b10110000,
+                            required: 0b10000000000,
+                            declared: 0b11010110010,
+                        },
+                        __rt::Shape {
+                            deciding: 0b101000000,
+                            required: 0b10000000000,
+                            declared: 0b11101000010,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1,
+                            required: 0b10000000000,
+                            declared: 0b11000000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1100,
+                            required: 0b10000000100,
+                            declared: 0b11000001110,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<StringSchema, E>(&value),
+                        1usize => __rt::check::matched_member::<NumberSchema, E>(&value),
+                        2usize => __rt::check::matched_member::<BooleanSchema, E>(&value),
+                        3usize => __rt::check::matched_member::<EnumSchema, E>(&value),
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            match __rt::read_partition(map, "type")? {
+                __rt::Partitioned::Read(value, read, map) => {
+                    match value.as_deref() {
+                        ::core::option::Option::Some("boolean") => {
+                            <BooleanSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("integer") => {
+                            <NumberSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("number") => {
+                            <NumberSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("string") => {
+                            matched(__rt::buffer_rest(read, map)?, 0b1001)
+                        }
+                        ::core::option::Option::Some(_) => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            matched(__rt::buffer_rest(read, map)?, !0)
+                        }
+                    }
+                }
+                __rt::Partitioned::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    impl __rt::check::Check for ProgressNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ProgressNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/progress",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ProgressNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ProgressNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "progress" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "total" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_1, "progress"), (!seen_2, "progressToken")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ProgressToken {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Prompt {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Prompt {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<PromptArgument>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptArgument {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptArgument {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/prompts/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PromptListChangedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptListChangedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptListChangedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            ContentBlock,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_1, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "content"), (!seen_1, "role")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptReference {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptReference {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "ref/prompt")?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "resources/read",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ReadResourceRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_0, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "contents" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ReadResourceResultContentsItem>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "contents")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceResultContentsItem {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceResultContentsItem {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                TextResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                BlobResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for Request {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Request {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            RequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            RequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RequestId {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Resource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Resource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "size" => __rt::check::integer_member(&mut map, &mut seen_5, &[])?,
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_7, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_4 && seen_7) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_4, "name"), (!seen_7, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_2, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceLink {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceLink {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut seen_8 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "resource_link")?
+                    }
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "size" => __rt::check::integer_member(&mut map, &mut seen_6, &[])?,
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_7, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_8, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_5 && seen_8) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_5, "name"), (!seen_8, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/resources/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ResourceListChangedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceListChangedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceListChangedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceTemplate {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceTemplate {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "uriTemplate" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_6,
+                            &[__rt::validate::Rule::Format("uri-template")],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_4 && seen_6) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_4, "name"), (!seen_6, "uriTemplate")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceTemplateReference {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceTemplateReference {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "ref/resource")?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_1,
+                            &[__rt::validate::Rule::Format("uri-template")],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceUpdatedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceUpdatedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/resources/updated",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ResourceUpdatedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceUpdatedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceUpdatedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_0, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Result {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Result {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Role {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Root {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Root {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_2, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RootsListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RootsListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/roots/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            RootsListChangedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RootsListChangedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RootsListChangedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SamplingMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SamplingMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            SamplingMessageContent,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_1, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "content"), (!seen_1, "role")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SamplingMessageContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SamplingMessageContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("text") => {
+                        <TextContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("image") => {
+                        <ImageContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("audio") => {
+                        <AudioContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for ServerCapabilities {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilities {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "completions" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "experimental" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "logging" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "prompts" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesPrompts,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "resources" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesResources,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesTools,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesPrompts {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesPrompts {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesResources {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesResources {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "subscribe" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesTools {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesTools {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckCalls for ServerNotification {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::check::required_params::<
+                        CancelledNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/cancelled")
+                }
+                "notifications/progress" => {
+                    __rt::check::required_params::<ProgressNotificationParams, D>(params)
+                        .map(|()| "notifications/progress")
+                }
+                "notifications/resources/list_changed" => {
+                    __rt::check::optional_params::<
+                        ResourceListChangedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/resources/list_changed")
+                }
+                "notifications/resources/updated" => {
+                    __rt::check::required_params::<
+                        ResourceUpdatedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/resources/updated")
+                }
+                "notifications/prompts/list_changed" => {
+                    __rt::check::optional_params::<
+                        PromptListChangedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/prompts/list_changed")
+                }
+                "notifications/tools/list_changed" => {
+                    __rt::check::optional_params::<
+                        ToolListChangedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/tools/list_changed")
+                }
+                "notifications/message" => {
+                    __rt::check::required_params::<
+                        LoggingMessageNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/message")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ServerNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::CheckCalls for ServerRequest {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "ping" => {
+                    __rt::check::optional_params::<PingRequestParams, D>(params)
+                        .map(|()| "ping")
+                }
+                "sampling/createMessage" => {
+                    __rt::check::required_params::<CreateMessageRequestParams, D>(params)
+                        .map(|()| "sampling/createMessage")
+                }
+                "roots/list" => {
+                    __rt::check::optional_params::<ListRootsRequestParams, D>(params)
+                        .map(|()| "roots/list")
+                }
+                "elicitation/create" => {
+                    __rt::check::required_params::<ElicitRequestParams, D>(params)
+                        .map(|()| "elicitation/create")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ServerRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ServerResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "_meta",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "messages",
+                        "nextCursor",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "structuredContent",
+                        "tools",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100100001000010,
+                            required: 0b100100000000010,
+                            declared: 0b100100001000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000000,
+                            required: 0b10000000000000,
+                            declared: 0b10001000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000000000000,
+                            required: 0b1000000000000,
+                            declared: 0b1001000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000,
+                            required: 0b10000000000,
+                            declared: 0b11000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100100000,
+                            required: 0b100000000,
+                            declared: 0b100100001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000000000,
+                            required: 0b10000000000000000,
+                            declared: 0b10000001000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000000010001000,
+                            required: 0b1000,
+                            declared: 0b1000000010001001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100,
+                            required: 0b100,
+                            declared: 0b101,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<Result, E>(&value),
+                        1usize => {
+                            __rt::check::matched_member::<InitializeResult, E>(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<ListResourcesResult, E>(&value)
+                        }
+                        3usize => {
+                            __rt::check::matched_member::<
+                                ListResourceTemplatesResult,
+                                E,
+                            >(&value)
+                        }
+                        4usize => {
+                            __rt::check::matched_member::<ReadResourceResult, E>(&value)
+                        }
+                        5usize => {
+                            __rt::check::matched_member::<ListPromptsResult, E>(&value)
+                        }
+                        6usize => {
+                            __rt::check::matched_member::<GetPromptResult, E>(&value)
+                        }
+                        7usize => {
+                            __rt::check::matched_member::<ListToolsResult, E>(&value)
+                        }
+                        8usize => {
+                            __rt::check::matched_member::<CallToolResult, E>(&value)
+                        }
+                        9usize => {
+                            __rt::check::matched_member::<CompleteResult, E>(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for SetLevelRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SetLevelRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "logging/setLevel",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            SetLevelRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SetLevelRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SetLevelRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "level" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingLevel,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "level")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for StringSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for StringSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "format" => {
+                        __rt::check::member::<
+                            A,
+                            StringSchemaFormat,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "maxLength" => {
+                        __rt::check::integer_member(&mut map, &mut seen_3, &[])?
+                    }
+                    "minLength" => {
+                        __rt::check::integer_member(&mut map, &mut seen_4, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for StringSchemaFormat {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for SubscribeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SubscribeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "resources/subscribe",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            SubscribeRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SubscribeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SubscribeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_0, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TextContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TextContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "text")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "text" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "text")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TextResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TextResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "text" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_3, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "text"), (!seen_3, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Tool {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Tool {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            ToolAnnotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "inputSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ToolInputSchema,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "outputSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ToolOutputSchema,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "inputSchema"), (!seen_4, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolInputSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolInputSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolOutputSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolOutputSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolAnnotations {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolAnnotations {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "destructiveHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "idempotentHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    "openWorldHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "readOnlyHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "notifications/tools/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ToolListChangedNotificationParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolListChangedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolListChangedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UnsubscribeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UnsubscribeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("method");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_0,
+                            "method",
+                            "resources/unsubscribe",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            UnsubscribeRequestParams,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "method")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UnsubscribeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UnsubscribeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_0, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckResult for ClientResult {
+        fn check_result<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::core::result::Result<(), A::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("model", 1usize),
+                    ("role", 1usize),
+                    ("stopReason", 1usize),
+                    ("roots", 2usize),
+                    ("action", 3usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        1usize => {
+                            <CreateMessageResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        2usize => {
+                            <ListRootsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        3usize => {
+                            <ElicitResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        _ => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
+                        .map_err(__rt::serde::de::Error::custom)?;
+                    if __rt::check::holds(&value) {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                }
+                __rt::Keyed::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    impl __rt::check::CheckResult for ServerResult {
+        fn check_result<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::core::result::Result<(), A::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("capabilities", 1usize),
+                    ("instructions", 1usize),
+                    ("protocolVersion", 1usize),
+                    ("serverInfo", 1usize),
+                    ("resources", 2usize),
+                    ("resourceTemplates", 3usize),
+                    ("contents", 4usize),
+                    ("prompts", 5usize),
+                    ("description", 6usize),
+                    ("messages", 6usize),
+                    ("tools", 7usize),
+                    ("content", 8usize),
+                    ("isError", 8usize),
+                    ("structuredContent", 8usize),
+                    ("completion", 9usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        1usize => {
+                            <InitializeResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        2usize => {
+                            <ListResourcesResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        3usize => {
+                            <ListResourceTemplatesResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        4usize => {
+                            <ReadResourceResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        5usize => {
+                            <ListPromptsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        6usize => {
+                            <GetPromptResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        7usize => {
+                            <ListToolsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        8usize => {
+                            <CallToolResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        9usize => {
+                            <CompleteResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        _ => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
+                        .map_err(__rt::serde::de::Error::custom)?;
+                    if __rt::check::holds(&value) {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                }
+                __rt::Keyed::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    /// Whether `text` is a `ClientMessage` that decodes and keeps every constraint: what it is (its method and id), or `None`, which says nothing (decode it to see).
+    pub fn client_message(
+        text: &str,
+    ) -> ::core::option::Option<__rt::check::Judged<'_>> {
+        __rt::check::message::<ClientMessage>(text)
+    }
+    /// Whether `text` is a `ServerMessage` that decodes and keeps every constraint: what it is (its method and id), or `None`, which says nothing (decode it to see).
+    pub fn server_message(
+        text: &str,
+    ) -> ::core::option::Option<__rt::check::Judged<'_>> {
+        __rt::check::message::<ServerMessage>(text)
+    }
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result(
+        method: &str,
+        text: &str,
+    ) -> ::core::option::Option<bool> {
+        ::core::option::Option::Some(
+            match method {
+                "initialize" => __rt::check::text::<InitializeResult>(text),
+                "ping" => __rt::check::text::<EmptyResult>(text),
+                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "resources/templates/list" => {
+                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                }
+                "resources/read" => __rt::check::text::<ReadResourceResult>(text),
+                "resources/subscribe" => __rt::check::text::<EmptyResult>(text),
+                "resources/unsubscribe" => __rt::check::text::<EmptyResult>(text),
+                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
+                "prompts/get" => __rt::check::text::<GetPromptResult>(text),
+                "tools/list" => __rt::check::text::<ListToolsResult>(text),
+                "tools/call" => __rt::check::text::<CallToolResult>(text),
+                "logging/setLevel" => __rt::check::text::<EmptyResult>(text),
+                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
+    pub fn server_request_result(
+        method: &str,
+        text: &str,
+    ) -> ::core::option::Option<bool> {
+        ::core::option::Option::Some(
+            match method {
+                "ping" => __rt::check::text::<EmptyResult>(text),
+                "sampling/createMessage" => {
+                    __rt::check::text::<CreateMessageResult>(text)
+                }
+                "roots/list" => __rt::check::text::<ListRootsResult>(text),
+                "elicitation/create" => __rt::check::text::<ElicitResult>(text),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {
     Annotations =
@@ -19214,6 +25601,127 @@ pub fn __json_schema(
                 __rt::schemars::schema_for!(ToolListChangedNotification)
             }
             "UnsubscribeRequest" => __rt::schemars::schema_for!(UnsubscribeRequest),
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// The verdict path's judgement of `json` as the definition named `definition`
+/// (schema spelling): `true` only when it decodes and validates; `None` for an
+/// unknown name. For tests.
+#[doc(hidden)]
+#[cfg(all(feature = "registry", feature = "verdict"))]
+pub fn __check(definition: &str, json: &str) -> ::core::option::Option<bool> {
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => __rt::check::text::<Annotations>(json),
+            "AudioContent" => __rt::check::text::<AudioContent>(json),
+            "BaseMetadata" => __rt::check::text::<BaseMetadata>(json),
+            "BlobResourceContents" => __rt::check::text::<BlobResourceContents>(json),
+            "BooleanSchema" => __rt::check::text::<BooleanSchema>(json),
+            "CallToolRequest" => __rt::check::text::<CallToolRequest>(json),
+            "CallToolResult" => __rt::check::text::<CallToolResult>(json),
+            "CancelledNotification" => __rt::check::text::<CancelledNotification>(json),
+            "ClientCapabilities" => __rt::check::text::<ClientCapabilities>(json),
+            "ClientResult" => __rt::check::text::<ClientResult>(json),
+            "CompleteRequest" => __rt::check::text::<CompleteRequest>(json),
+            "CompleteResult" => __rt::check::text::<CompleteResult>(json),
+            "ContentBlock" => __rt::check::text::<ContentBlock>(json),
+            "CreateMessageRequest" => __rt::check::text::<CreateMessageRequest>(json),
+            "CreateMessageResult" => __rt::check::text::<CreateMessageResult>(json),
+            "Cursor" => __rt::check::text::<Cursor>(json),
+            "ElicitRequest" => __rt::check::text::<ElicitRequest>(json),
+            "ElicitResult" => __rt::check::text::<ElicitResult>(json),
+            "EmbeddedResource" => __rt::check::text::<EmbeddedResource>(json),
+            "EmptyResult" => __rt::check::text::<EmptyResult>(json),
+            "EnumSchema" => __rt::check::text::<EnumSchema>(json),
+            "GetPromptRequest" => __rt::check::text::<GetPromptRequest>(json),
+            "GetPromptResult" => __rt::check::text::<GetPromptResult>(json),
+            "ImageContent" => __rt::check::text::<ImageContent>(json),
+            "Implementation" => __rt::check::text::<Implementation>(json),
+            "InitializeRequest" => __rt::check::text::<InitializeRequest>(json),
+            "InitializeResult" => __rt::check::text::<InitializeResult>(json),
+            "InitializedNotification" => {
+                __rt::check::text::<InitializedNotification>(json)
+            }
+            "JSONRPCError" => __rt::check::text::<JsonRpcError>(json),
+            "JSONRPCMessage" => __rt::check::text::<JsonRpcMessage>(json),
+            "JSONRPCNotification" => __rt::check::text::<JsonRpcNotification>(json),
+            "JSONRPCRequest" => __rt::check::text::<JsonRpcRequest>(json),
+            "JSONRPCResponse" => __rt::check::text::<JsonRpcResponse>(json),
+            "ListPromptsRequest" => __rt::check::text::<ListPromptsRequest>(json),
+            "ListPromptsResult" => __rt::check::text::<ListPromptsResult>(json),
+            "ListResourceTemplatesRequest" => {
+                __rt::check::text::<ListResourceTemplatesRequest>(json)
+            }
+            "ListResourceTemplatesResult" => {
+                __rt::check::text::<ListResourceTemplatesResult>(json)
+            }
+            "ListResourcesRequest" => __rt::check::text::<ListResourcesRequest>(json),
+            "ListResourcesResult" => __rt::check::text::<ListResourcesResult>(json),
+            "ListRootsRequest" => __rt::check::text::<ListRootsRequest>(json),
+            "ListRootsResult" => __rt::check::text::<ListRootsResult>(json),
+            "ListToolsRequest" => __rt::check::text::<ListToolsRequest>(json),
+            "ListToolsResult" => __rt::check::text::<ListToolsResult>(json),
+            "LoggingLevel" => __rt::check::text::<LoggingLevel>(json),
+            "LoggingMessageNotification" => {
+                __rt::check::text::<LoggingMessageNotification>(json)
+            }
+            "ModelHint" => __rt::check::text::<ModelHint>(json),
+            "ModelPreferences" => __rt::check::text::<ModelPreferences>(json),
+            "Notification" => __rt::check::text::<Notification>(json),
+            "NumberSchema" => __rt::check::text::<NumberSchema>(json),
+            "PaginatedRequest" => __rt::check::text::<PaginatedRequest>(json),
+            "PaginatedResult" => __rt::check::text::<PaginatedResult>(json),
+            "PingRequest" => __rt::check::text::<PingRequest>(json),
+            "PrimitiveSchemaDefinition" => {
+                __rt::check::text::<PrimitiveSchemaDefinition>(json)
+            }
+            "ProgressNotification" => __rt::check::text::<ProgressNotification>(json),
+            "ProgressToken" => __rt::check::text::<ProgressToken>(json),
+            "Prompt" => __rt::check::text::<Prompt>(json),
+            "PromptArgument" => __rt::check::text::<PromptArgument>(json),
+            "PromptListChangedNotification" => {
+                __rt::check::text::<PromptListChangedNotification>(json)
+            }
+            "PromptMessage" => __rt::check::text::<PromptMessage>(json),
+            "PromptReference" => __rt::check::text::<PromptReference>(json),
+            "ReadResourceRequest" => __rt::check::text::<ReadResourceRequest>(json),
+            "ReadResourceResult" => __rt::check::text::<ReadResourceResult>(json),
+            "Request" => __rt::check::text::<Request>(json),
+            "RequestId" => __rt::check::text::<RequestId>(json),
+            "Resource" => __rt::check::text::<Resource>(json),
+            "ResourceContents" => __rt::check::text::<ResourceContents>(json),
+            "ResourceLink" => __rt::check::text::<ResourceLink>(json),
+            "ResourceListChangedNotification" => {
+                __rt::check::text::<ResourceListChangedNotification>(json)
+            }
+            "ResourceTemplate" => __rt::check::text::<ResourceTemplate>(json),
+            "ResourceTemplateReference" => {
+                __rt::check::text::<ResourceTemplateReference>(json)
+            }
+            "ResourceUpdatedNotification" => {
+                __rt::check::text::<ResourceUpdatedNotification>(json)
+            }
+            "Result" => __rt::check::text::<Result>(json),
+            "Role" => __rt::check::text::<Role>(json),
+            "Root" => __rt::check::text::<Root>(json),
+            "RootsListChangedNotification" => {
+                __rt::check::text::<RootsListChangedNotification>(json)
+            }
+            "SamplingMessage" => __rt::check::text::<SamplingMessage>(json),
+            "ServerCapabilities" => __rt::check::text::<ServerCapabilities>(json),
+            "ServerResult" => __rt::check::text::<ServerResult>(json),
+            "SetLevelRequest" => __rt::check::text::<SetLevelRequest>(json),
+            "StringSchema" => __rt::check::text::<StringSchema>(json),
+            "SubscribeRequest" => __rt::check::text::<SubscribeRequest>(json),
+            "TextContent" => __rt::check::text::<TextContent>(json),
+            "TextResourceContents" => __rt::check::text::<TextResourceContents>(json),
+            "Tool" => __rt::check::text::<Tool>(json),
+            "ToolAnnotations" => __rt::check::text::<ToolAnnotations>(json),
+            "ToolListChangedNotification" => {
+                __rt::check::text::<ToolListChangedNotification>(json)
+            }
+            "UnsubscribeRequest" => __rt::check::text::<UnsubscribeRequest>(json),
             _ => return ::core::option::Option::None,
         },
     )

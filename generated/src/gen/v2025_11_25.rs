@@ -27578,6 +27578,9508 @@ impl __rt::Validate for ServerMessage {
         }
     }
 }
+/// The verdict path (`mcp_typed::__private::check`): whether a value decodes and
+/// validates, read from its text without building it. For `mcp-check`.
+#[doc(hidden)]
+#[cfg(feature = "verdict")]
+pub mod __verdict {
+    #[allow(unused_imports)]
+    use super::*;
+    impl __rt::check::Check for Annotations {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Annotations {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "audience" => {
+                        __rt::check::member::<A, Vec<Role>>(&mut map, &mut seen_0, &[])?
+                    }
+                    "lastModified" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "priority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_2,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for AudioContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for AudioContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "audio")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "data"), (!seen_4, "mimeType")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BaseMetadata {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BaseMetadata {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BlobResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BlobResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "blob" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_1,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_3, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "blob"), (!seen_3, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for BooleanSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for BooleanSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "boolean")?,
+                    "default" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tools/call")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CallToolRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            CallToolRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "task" => {
+                        __rt::check::member::<
+                            A,
+                            TaskMetadata,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CallToolResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CallToolResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ContentBlock>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "isError" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "structuredContent" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "content")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelTaskRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelTaskRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tasks/cancel")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CancelTaskRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelTaskRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelTaskRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "taskId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelTaskResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelTaskResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "createdAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "lastUpdatedAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "pollInterval" => {
+                        __rt::check::integer_member(&mut map, &mut seen_3, &[])?
+                    }
+                    "status" => {
+                        __rt::check::member::<A, TaskStatus>(&mut map, &mut seen_4, &[])?
+                    }
+                    "statusMessage" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "ttl" => {
+                        __rt::check::nullable_integer_member(&mut map, &mut seen_7, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_4 && seen_6 && seen_7) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "createdAt"),
+                            (!seen_2, "lastUpdatedAt"),
+                            (!seen_4, "status"),
+                            (!seen_6, "taskId"),
+                            (!seen_7, "ttl"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelledNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelledNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/cancelled",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CancelledNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CancelledNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CancelledNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "reason" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "requestId" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilities {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilities {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "elicitation" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesElicitation,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "experimental" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "roots" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesRoots,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "sampling" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesSampling,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "tasks" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesTasks,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesElicitation {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesElicitation {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "form" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "url" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesRoots {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesRoots {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesSampling {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesSampling {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "context" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesTasks {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesTasks {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cancel" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "list" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "requests" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesTasksRequests,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesTasksRequests {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesTasksRequests {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "elicitation" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesTasksRequestsElicitation,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "sampling" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilitiesTasksRequestsSampling,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesTasksRequestsElicitation {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesTasksRequestsElicitation {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "create" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ClientCapabilitiesTasksRequestsSampling {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientCapabilitiesTasksRequestsSampling {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "createMessage" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckCalls for ClientNotification {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::check::required_params::<
+                        CancelledNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/cancelled")
+                }
+                "notifications/initialized" => {
+                    __rt::check::optional_params::<NotificationParams, D>(params)
+                        .map(|()| "notifications/initialized")
+                }
+                "notifications/progress" => {
+                    __rt::check::required_params::<ProgressNotificationParams, D>(params)
+                        .map(|()| "notifications/progress")
+                }
+                "notifications/tasks/status" => {
+                    __rt::check::required_params::<
+                        TaskStatusNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/tasks/status")
+                }
+                "notifications/roots/list_changed" => {
+                    __rt::check::optional_params::<NotificationParams, D>(params)
+                        .map(|()| "notifications/roots/list_changed")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ClientNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::CheckCalls for ClientRequest {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "initialize" => {
+                    __rt::check::required_params::<InitializeRequestParams, D>(params)
+                        .map(|()| "initialize")
+                }
+                "ping" => {
+                    __rt::check::optional_params::<RequestParams, D>(params)
+                        .map(|()| "ping")
+                }
+                "resources/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "resources/list")
+                }
+                "resources/templates/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "resources/templates/list")
+                }
+                "resources/read" => {
+                    __rt::check::required_params::<ReadResourceRequestParams, D>(params)
+                        .map(|()| "resources/read")
+                }
+                "resources/subscribe" => {
+                    __rt::check::required_params::<SubscribeRequestParams, D>(params)
+                        .map(|()| "resources/subscribe")
+                }
+                "resources/unsubscribe" => {
+                    __rt::check::required_params::<UnsubscribeRequestParams, D>(params)
+                        .map(|()| "resources/unsubscribe")
+                }
+                "prompts/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "prompts/list")
+                }
+                "prompts/get" => {
+                    __rt::check::required_params::<GetPromptRequestParams, D>(params)
+                        .map(|()| "prompts/get")
+                }
+                "tools/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "tools/list")
+                }
+                "tools/call" => {
+                    __rt::check::required_params::<CallToolRequestParams, D>(params)
+                        .map(|()| "tools/call")
+                }
+                "tasks/get" => {
+                    __rt::check::required_params::<GetTaskRequestParams, D>(params)
+                        .map(|()| "tasks/get")
+                }
+                "tasks/result" => {
+                    __rt::check::required_params::<
+                        GetTaskPayloadRequestParams,
+                        D,
+                    >(params)
+                        .map(|()| "tasks/result")
+                }
+                "tasks/cancel" => {
+                    __rt::check::required_params::<CancelTaskRequestParams, D>(params)
+                        .map(|()| "tasks/cancel")
+                }
+                "tasks/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "tasks/list")
+                }
+                "logging/setLevel" => {
+                    __rt::check::required_params::<SetLevelRequestParams, D>(params)
+                        .map(|()| "logging/setLevel")
+                }
+                "completion/complete" => {
+                    __rt::check::required_params::<CompleteRequestParams, D>(params)
+                        .map(|()| "completion/complete")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ClientRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ClientResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ClientResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "_meta",
+                        "action",
+                        "content",
+                        "createdAt",
+                        "lastUpdatedAt",
+                        "model",
+                        "nextCursor",
+                        "pollInterval",
+                        "role",
+                        "roots",
+                        "status",
+                        "statusMessage",
+                        "stopReason",
+                        "taskId",
+                        "tasks",
+                        "ttl",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1010010000011000,
+                            declared: 0b1010110010011001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1010010000011000,
+                            declared: 0b1010110010011001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000001000000,
+                            required: 0b100000000000000,
+                            declared: 0b100000001000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000100100000,
+                            required: 0b100100100,
+                            declared: 0b1000100100101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000000000,
+                            required: 0b1000000000,
+                            declared: 0b1000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10,
+                            declared: 0b111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<Result, E>(&value),
+                        1usize => __rt::check::matched_member::<GetTaskResult, E>(&value),
+                        2usize => {
+                            __rt::check::matched_member::<
+                                GetTaskPayloadResult,
+                                E,
+                            >(&value)
+                        }
+                        3usize => {
+                            __rt::check::matched_member::<CancelTaskResult, E>(&value)
+                        }
+                        4usize => {
+                            __rt::check::matched_member::<ListTasksResult, E>(&value)
+                        }
+                        5usize => {
+                            __rt::check::matched_member::<CreateMessageResult, E>(&value)
+                        }
+                        6usize => {
+                            __rt::check::matched_member::<ListRootsResult, E>(&value)
+                        }
+                        7usize => __rt::check::matched_member::<ElicitResult, E>(&value),
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for CompleteRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "completion/complete",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "argument" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsArgument,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "context" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsContext,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "ref" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteRequestParamsRef,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "argument"), (!seen_3, "ref")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsArgument {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsArgument {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "value" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "name"), (!seen_1, "value")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsContext {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsContext {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, String>,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteRequestParamsRef {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteRequestParamsRef {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("ref/prompt") => {
+                        <PromptReference as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("ref/resource") => {
+                        <ResourceTemplateReference as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for CompleteResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "completion" => {
+                        __rt::check::member::<
+                            A,
+                            CompleteResultCompletion,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "completion")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CompleteResultCompletion {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CompleteResultCompletion {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "hasMore" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "total" => __rt::check::integer_member(&mut map, &mut seen_1, &[])?,
+                    "values" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "values")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ContentBlock {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ContentBlock {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("text") => {
+                        <TextContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("image") => {
+                        <ImageContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("audio") => {
+                        <AudioContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("resource_link") => {
+                        <ResourceLink as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("resource") => {
+                        <EmbeddedResource as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "sampling/createMessage",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut seen_8 = false;
+            let mut seen_9 = false;
+            let mut seen_10 = false;
+            let mut seen_11 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "includeContext" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageRequestParamsIncludeContext,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "maxTokens" => {
+                        __rt::check::integer_member(&mut map, &mut seen_2, &[])?
+                    }
+                    "messages" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<SamplingMessage>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "metadata" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "modelPreferences" => {
+                        __rt::check::member::<
+                            A,
+                            ModelPreferences,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    "stopSequences" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_6, &[])?
+                    }
+                    "systemPrompt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_7, &[])?
+                    }
+                    "task" => {
+                        __rt::check::member::<
+                            A,
+                            TaskMetadata,
+                        >(&mut map, &mut seen_8, &[])?
+                    }
+                    "temperature" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_9, &[])?
+                    }
+                    "toolChoice" => {
+                        __rt::check::member::<
+                            A,
+                            ToolChoice,
+                        >(&mut map, &mut seen_10, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<A, Vec<Tool>>(&mut map, &mut seen_11, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "maxTokens"), (!seen_3, "messages")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageRequestParamsIncludeContext {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for CreateMessageResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateMessageResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            CreateMessageResultContent,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "model" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_3, &[])?,
+                    "stopReason" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_1, "content"), (!seen_2, "model"), (!seen_3, "role")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for CreateMessageResultContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for CreateTaskResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for CreateTaskResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "task" => __rt::check::member::<A, Task>(&mut map, &mut seen_1, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "task")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "elicitation/create",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestFormParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestFormParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = consumed == ::core::option::Option::Some("mode");
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestFormParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "mode" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestFormParamsMode,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "requestedSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestFormParamsRequestedSchema,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "task" => {
+                        __rt::check::member::<
+                            A,
+                            TaskMetadata,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_1, "message"), (!seen_3, "requestedSchema")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestFormParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestFormParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestFormParamsMode {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ElicitRequestFormParamsRequestedSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestFormParamsRequestedSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "$schema" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, PrimitiveSchemaDefinition>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "properties")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "mode",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("url") => {
+                        <ElicitRequestUrlParams as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("mode"),
+                        )
+                    }
+                    ::core::option::Option::Some("form") => {
+                        <ElicitRequestFormParams as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("mode"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        <ElicitRequestFormParams as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::None,
+                        )
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for ElicitRequestUrlParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestUrlParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("mode");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "mode" => __rt::const_str(&mut map, &mut seen_0, "mode", "url")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitRequestUrlParamsMeta,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "elicitationId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "task" => {
+                        __rt::check::member::<
+                            A,
+                            TaskMetadata,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "url" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_5, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "mode")?;
+            if !(seen_2 && seen_3 && seen_5) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_2, "elicitationId"),
+                            (!seen_3, "message"),
+                            (!seen_5, "url"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitRequestUrlParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitRequestUrlParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "action" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitResultAction,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, ElicitResultContentValue>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "action")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitResultAction {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ElicitResultContentValue {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ElicitationCompleteNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitationCompleteNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/elicitation/complete",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ElicitationCompleteNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ElicitationCompleteNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ElicitationCompleteNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "elicitationId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "elicitationId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for EmbeddedResource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EmbeddedResource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "resource")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "resource" => {
+                        __rt::check::member::<
+                            A,
+                            EmbeddedResourceResource,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "resource")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for EmbeddedResourceResource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EmbeddedResourceResource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                TextResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                BlobResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for EnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for EnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "oneOf",
+                        "title",
+                        "type",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000000100,
+                            declared: 0b1100000111,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000,
+                            required: 0b1010000000,
+                            declared: 0b1110000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000010000,
+                            declared: 0b1101110011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b1000000100,
+                            declared: 0b1100001111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                UntitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                TitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<
+                                UntitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        3usize => {
+                            __rt::check::matched_member::<
+                                TitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        4usize => {
+                            __rt::check::matched_member::<
+                                LegacyTitledEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            match __rt::read_partition(map, "type")? {
+                __rt::Partitioned::Read(value, read, map) => {
+                    match value.as_deref() {
+                        ::core::option::Option::Some("array") => {
+                            matched(__rt::buffer_rest(read, map)?, 0b1100)
+                        }
+                        ::core::option::Option::Some("string") => {
+                            matched(__rt::buffer_rest(read, map)?, 0b10011)
+                        }
+                        ::core::option::Option::Some(_) => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            matched(__rt::buffer_rest(read, map)?, !0)
+                        }
+                    }
+                }
+                __rt::Partitioned::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    impl __rt::check::Check for Error {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Error {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "code" => __rt::check::integer_member(&mut map, &mut seen_0, &[])?,
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Value,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "code"), (!seen_2, "message")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "prompts/get")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            GetPromptRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            GetPromptRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, String>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetPromptResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetPromptResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "messages" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<PromptMessage>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "messages")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskPayloadRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskPayloadRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tasks/result")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            GetTaskPayloadRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskPayloadRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskPayloadRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "taskId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskPayloadResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskPayloadResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tasks/get")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            GetTaskRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "taskId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for GetTaskResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for GetTaskResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "createdAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "lastUpdatedAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "pollInterval" => {
+                        __rt::check::integer_member(&mut map, &mut seen_3, &[])?
+                    }
+                    "status" => {
+                        __rt::check::member::<A, TaskStatus>(&mut map, &mut seen_4, &[])?
+                    }
+                    "statusMessage" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "ttl" => {
+                        __rt::check::nullable_integer_member(&mut map, &mut seen_7, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_4 && seen_6 && seen_7) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "createdAt"),
+                            (!seen_2, "lastUpdatedAt"),
+                            (!seen_4, "status"),
+                            (!seen_6, "taskId"),
+                            (!seen_7, "ttl"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Icon {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Icon {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "sizes" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "src" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_2, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    "theme" => {
+                        __rt::check::member::<A, IconTheme>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "src")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for IconTheme {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Icons {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Icons {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ImageContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ImageContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "image")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[__rt::validate::Rule::Format("byte")],
+                        )?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "data"), (!seen_4, "mimeType")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Implementation {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Implementation {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_1, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "version" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "websiteUrl" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_5, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "name"), (!seen_4, "version")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "initialize")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            InitializeRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            InitializeRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "capabilities" => {
+                        __rt::check::member::<
+                            A,
+                            ClientCapabilities,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "clientInfo" => {
+                        __rt::check::member::<
+                            A,
+                            Implementation,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "protocolVersion" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "capabilities"),
+                            (!seen_2, "clientInfo"),
+                            (!seen_3, "protocolVersion"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializeResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializeResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "capabilities" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilities,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "instructions" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "protocolVersion" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "serverInfo" => {
+                        __rt::check::member::<
+                            A,
+                            Implementation,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "capabilities"),
+                            (!seen_3, "protocolVersion"),
+                            (!seen_4, "serverInfo"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for InitializedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for InitializedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/initialized",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcErrorResponse {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcErrorResponse {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "error" => {
+                        __rt::check::member::<A, Error>(&mut map, &mut seen_1, &[])?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "error")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["error", "id", "jsonrpc", "method", "params", "result"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1110,
+                            declared: 0b11110,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1100,
+                            declared: 0b11100,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000,
+                            required: 0b100110,
+                            declared: 0b100110,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<JsonRpcRequest, E>(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<JsonRpcNotification, E>(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<
+                                JsonRpcResultResponse,
+                                E,
+                            >(&value)
+                        }
+                        3usize => {
+                            __rt::check::matched_member::<
+                                JsonRpcErrorResponse,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for JsonRpcNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "id"), (!seen_2, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for JsonRpcResponse {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcResponse {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["error", "id", "jsonrpc", "result"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b1110,
+                            declared: 0b1110,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1,
+                            required: 0b101,
+                            declared: 0b111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                JsonRpcResultResponse,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                JsonRpcErrorResponse,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for JsonRpcResultResponse {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for JsonRpcResultResponse {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    "result" => {
+                        __rt::check::member::<A, Result>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "id"), (!seen_2, "result")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for LegacyTitledEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for LegacyTitledEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "default" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "enum" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "enumNames" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "enum")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListPromptsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListPromptsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "prompts/list")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListPromptsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListPromptsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "prompts" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<Prompt>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "prompts")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourceTemplatesRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourceTemplatesRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "resources/templates/list",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourceTemplatesResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourceTemplatesResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "resourceTemplates" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ResourceTemplate>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "resourceTemplates")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourcesRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourcesRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "resources/list",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListResourcesResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListResourcesResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "resources" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<Resource>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "resources")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "roots/list")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            RequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListRootsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListRootsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "roots" => {
+                        __rt::check::member::<A, Vec<Root>>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "roots")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListTasksRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListTasksRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tasks/list")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListTasksResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListTasksResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "tasks" => {
+                        __rt::check::member::<A, Vec<Task>>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "tasks")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListToolsRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListToolsRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(&mut map, &mut seen_1, "method", "tools/list")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ListToolsResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ListToolsResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<A, Vec<Tool>>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "tools")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for LoggingLevel {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for LoggingMessageNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for LoggingMessageNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/message",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingMessageNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for LoggingMessageNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for LoggingMessageNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Value,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "level" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingLevel,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "logger" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "data"), (!seen_2, "level")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ModelHint {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ModelHint {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ModelPreferences {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ModelPreferences {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "costPriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_0,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    "hints" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ModelHint>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "intelligencePriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_2,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    "speedPriority" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(
+                            &mut map,
+                            &mut seen_3,
+                            &[
+                                __rt::validate::Rule::Maximum(1.0),
+                                __rt::validate::Rule::Minimum(0.0),
+                            ],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for MultiSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for MultiSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "default",
+                        "description",
+                        "items",
+                        "maxItems",
+                        "minItems",
+                        "title",
+                        "type",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000100,
+                            declared: 0b1111111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                UntitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                TitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for Notification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Notification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for NotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NumberSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for NumberSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "default" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "maximum" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "minimum" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "type" => {
+                        __rt::check::member::<
+                            A,
+                            NumberSchemaType,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_5) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_5, "type")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for NumberSchemaType {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for PaginatedRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_1, &[])?
+                    }
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "id"), (!seen_2, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PaginatedRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            PaginatedRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "cursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PaginatedRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PaginatedResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PaginatedResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "nextCursor" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PingRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PingRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => __rt::const_str(&mut map, &mut seen_1, "method", "ping")?,
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            RequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PrimitiveSchemaDefinition {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PrimitiveSchemaDefinition {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "default",
+                        "description",
+                        "enum",
+                        "enumNames",
+                        "format",
+                        "items",
+                        "maxItems",
+                        "maxLength",
+                        "maximum",
+                        "minItems",
+                        "minLength",
+                        "minimum",
+                        "oneOf",
+                        "pattern",
+                        "title",
+                        "type",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b10010010010000,
+                            required: 0b1000000000000000,
+                            declared: 0b1110010010010011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100100000000,
+                            required: 0b1000000000000000,
+                            declared: 0b1100100100000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000000000000000,
+                            declared: 0b1100000000000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000000000000100,
+                            declared: 0b1100000000000111,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000000000000,
+                            required: 0b1001000000000000,
+                            declared: 0b1101000000000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000000000100000,
+                            declared: 0b1100001001100011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1000000000100000,
+                            declared: 0b1100001001100011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b1000000000000100,
+                            declared: 0b1100000000001111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<StringSchema, E>(&value),
+                        1usize => __rt::check::matched_member::<NumberSchema, E>(&value),
+                        2usize => __rt::check::matched_member::<BooleanSchema, E>(&value),
+                        3usize => {
+                            __rt::check::matched_member::<
+                                UntitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        4usize => {
+                            __rt::check::matched_member::<
+                                TitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        5usize => {
+                            __rt::check::matched_member::<
+                                UntitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        6usize => {
+                            __rt::check::matched_member::<
+                                TitledMultiSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        7usize => {
+                            __rt::check::matched_member::<
+                                LegacyTitledEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            match __rt::read_partition(map, "type")? {
+                __rt::Partitioned::Read(value, read, map) => {
+                    match value.as_deref() {
+                        ::core::option::Option::Some("array") => {
+                            matched(__rt::buffer_rest(read, map)?, 0b1100000)
+                        }
+                        ::core::option::Option::Some("boolean") => {
+                            <BooleanSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("integer") => {
+                            <NumberSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("number") => {
+                            <NumberSchema as __rt::check::CheckMap>::check_map(
+                                __rt::stream_rest(read, map),
+                                ::core::option::Option::None,
+                            )
+                        }
+                        ::core::option::Option::Some("string") => {
+                            matched(__rt::buffer_rest(read, map)?, 0b10011001)
+                        }
+                        ::core::option::Option::Some(_) => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                        ::core::option::Option::None => {
+                            matched(__rt::buffer_rest(read, map)?, !0)
+                        }
+                    }
+                }
+                __rt::Partitioned::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    impl __rt::check::Check for ProgressNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ProgressNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/progress",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ProgressNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ProgressNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "progress" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "total" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::serde_json::Number,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_2, "progress"), (!seen_3, "progressToken")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ProgressToken {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Prompt {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Prompt {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "arguments" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<PromptArgument>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_3, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_4, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptArgument {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptArgument {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/prompts/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            ContentBlock,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_1, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "content"), (!seen_1, "role")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for PromptReference {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for PromptReference {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "ref/prompt")?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "resources/read",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ReadResourceRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            ReadResourceRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_1, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "contents" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ReadResourceResultContentsItem>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "contents")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ReadResourceResultContentsItem {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ReadResourceResultContentsItem {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["_meta", "blob", "mimeType", "text", "uri"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b11000,
+                            declared: 0b11101,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10,
+                            required: 0b10010,
+                            declared: 0b10111,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                TextResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                BlobResourceContents,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for RelatedTaskMetadata {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RelatedTaskMetadata {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "taskId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Request {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Request {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "method" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "method")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RequestId {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for RequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            RequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Resource {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Resource {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut seen_8 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_3, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "size" => __rt::check::integer_member(&mut map, &mut seen_6, &[])?,
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_7, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_8, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_5 && seen_8) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_5, "name"), (!seen_8, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_2, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceLink {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceLink {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut seen_8 = false;
+            let mut seen_9 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "resource_link")?
+                    }
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_4, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "size" => __rt::check::integer_member(&mut map, &mut seen_7, &[])?,
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_8, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_9, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_6 && seen_9) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_6, "name"), (!seen_9, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/resources/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            ResourceRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_1, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceTemplate {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceTemplate {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_3, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "uriTemplate" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_7,
+                            &[__rt::validate::Rule::Format("uri-template")],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_5 && seen_7) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_5, "name"), (!seen_7, "uriTemplate")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceTemplateReference {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceTemplateReference {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "ref/resource")?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(
+                            &mut map,
+                            &mut seen_1,
+                            &[__rt::validate::Rule::Format("uri-template")],
+                        )?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceUpdatedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceUpdatedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/resources/updated",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            ResourceUpdatedNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ResourceUpdatedNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ResourceUpdatedNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_1, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Result {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Result {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Role {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for Root {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Root {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_2, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for RootsListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for RootsListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/roots/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SamplingMessage {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SamplingMessage {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            SamplingMessageContent,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "role" => __rt::check::member::<A, Role>(&mut map, &mut seen_2, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "content"), (!seen_2, "role")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SamplingMessageContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for SamplingMessageContentBlock {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SamplingMessageContentBlock {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            __rt::decode_tagged_lent(
+                map,
+                "type",
+                |tag, rest| match tag {
+                    ::core::option::Option::Some("text") => {
+                        <TextContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("image") => {
+                        <ImageContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("audio") => {
+                        <AudioContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("tool_use") => {
+                        <ToolUseContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::Some("tool_result") => {
+                        <ToolResultContent as __rt::check::CheckMap>::check_map(
+                            rest,
+                            ::core::option::Option::Some("type"),
+                        )
+                    }
+                    ::core::option::Option::None => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                    ::core::option::Option::Some(_) => {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                },
+            )
+        }
+    }
+    impl __rt::check::Check for ServerCapabilities {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilities {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "completions" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "experimental" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "logging" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "prompts" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesPrompts,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "resources" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesResources,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "tasks" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesTasks,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    "tools" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesTools,
+                        >(&mut map, &mut seen_6, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesPrompts {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesPrompts {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesResources {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesResources {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "subscribe" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesTasks {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesTasks {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "cancel" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "list" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "requests" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesTasksRequests,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesTasksRequests {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesTasksRequests {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "tools" => {
+                        __rt::check::member::<
+                            A,
+                            ServerCapabilitiesTasksRequestsTools,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesTasksRequestsTools {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesTasksRequestsTools {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "call" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ServerCapabilitiesTools {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerCapabilitiesTools {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "listChanged" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckCalls for ServerNotification {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "notifications/cancelled" => {
+                    __rt::check::required_params::<
+                        CancelledNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/cancelled")
+                }
+                "notifications/progress" => {
+                    __rt::check::required_params::<ProgressNotificationParams, D>(params)
+                        .map(|()| "notifications/progress")
+                }
+                "notifications/resources/list_changed" => {
+                    __rt::check::optional_params::<NotificationParams, D>(params)
+                        .map(|()| "notifications/resources/list_changed")
+                }
+                "notifications/resources/updated" => {
+                    __rt::check::required_params::<
+                        ResourceUpdatedNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/resources/updated")
+                }
+                "notifications/prompts/list_changed" => {
+                    __rt::check::optional_params::<NotificationParams, D>(params)
+                        .map(|()| "notifications/prompts/list_changed")
+                }
+                "notifications/tools/list_changed" => {
+                    __rt::check::optional_params::<NotificationParams, D>(params)
+                        .map(|()| "notifications/tools/list_changed")
+                }
+                "notifications/tasks/status" => {
+                    __rt::check::required_params::<
+                        TaskStatusNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/tasks/status")
+                }
+                "notifications/message" => {
+                    __rt::check::required_params::<
+                        LoggingMessageNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/message")
+                }
+                "notifications/elicitation/complete" => {
+                    __rt::check::required_params::<
+                        ElicitationCompleteNotificationParams,
+                        D,
+                    >(params)
+                        .map(|()| "notifications/elicitation/complete")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ServerNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::CheckCalls for ServerRequest {
+        fn check_params<'de, D: __rt::serde::Deserializer<'de>>(
+            method: &str,
+            params: ::core::option::Option<D>,
+        ) -> ::core::result::Result<&'static str, D::Error> {
+            match method {
+                "ping" => {
+                    __rt::check::optional_params::<RequestParams, D>(params)
+                        .map(|()| "ping")
+                }
+                "tasks/get" => {
+                    __rt::check::required_params::<GetTaskRequestParams, D>(params)
+                        .map(|()| "tasks/get")
+                }
+                "tasks/result" => {
+                    __rt::check::required_params::<
+                        GetTaskPayloadRequestParams,
+                        D,
+                    >(params)
+                        .map(|()| "tasks/result")
+                }
+                "tasks/cancel" => {
+                    __rt::check::required_params::<CancelTaskRequestParams, D>(params)
+                        .map(|()| "tasks/cancel")
+                }
+                "tasks/list" => {
+                    __rt::check::optional_params::<PaginatedRequestParams, D>(params)
+                        .map(|()| "tasks/list")
+                }
+                "sampling/createMessage" => {
+                    __rt::check::required_params::<CreateMessageRequestParams, D>(params)
+                        .map(|()| "sampling/createMessage")
+                }
+                "roots/list" => {
+                    __rt::check::optional_params::<RequestParams, D>(params)
+                        .map(|()| "roots/list")
+                }
+                "elicitation/create" => {
+                    __rt::check::required_params::<ElicitRequestParams, D>(params)
+                        .map(|()| "elicitation/create")
+                }
+                _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+            }
+        }
+    }
+    impl __rt::check::Check for ServerRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ServerResult {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ServerResult {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &[
+                        "_meta",
+                        "capabilities",
+                        "completion",
+                        "content",
+                        "contents",
+                        "createdAt",
+                        "description",
+                        "instructions",
+                        "isError",
+                        "lastUpdatedAt",
+                        "messages",
+                        "nextCursor",
+                        "pollInterval",
+                        "prompts",
+                        "protocolVersion",
+                        "resourceTemplates",
+                        "resources",
+                        "serverInfo",
+                        "status",
+                        "statusMessage",
+                        "structuredContent",
+                        "taskId",
+                        "tasks",
+                        "tools",
+                        "ttl",
+                    ],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100100000010000010,
+                            required: 0b100100000000000010,
+                            declared: 0b100100000010000011,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000000000,
+                            required: 0b10000000000000000,
+                            declared: 0b10000100000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000000000000000,
+                            required: 0b1000000000000000,
+                            declared: 0b1000100000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000,
+                            required: 0b10000,
+                            declared: 0b10001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000000,
+                            required: 0b10000000000000,
+                            declared: 0b10100000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10001000000,
+                            required: 0b10000000000,
+                            declared: 0b10001000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000000000000000000000,
+                            required: 0b100000000000000000000000,
+                            declared: 0b100000000000100000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100000000000100001000,
+                            required: 0b1000,
+                            declared: 0b100000000000100001001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1001001000000001000100000,
+                            declared: 0b1001011000001001000100001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b0,
+                            declared: 0b1,
+                        },
+                        __rt::Shape {
+                            deciding: 0b0,
+                            required: 0b1001001000000001000100000,
+                            declared: 0b1001011000001001000100001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b10000000000000000000000,
+                            required: 0b10000000000000000000000,
+                            declared: 0b10000000000100000000001,
+                        },
+                        __rt::Shape {
+                            deciding: 0b100,
+                            required: 0b100,
+                            declared: 0b101,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => __rt::check::matched_member::<Result, E>(&value),
+                        1usize => {
+                            __rt::check::matched_member::<InitializeResult, E>(&value)
+                        }
+                        2usize => {
+                            __rt::check::matched_member::<ListResourcesResult, E>(&value)
+                        }
+                        3usize => {
+                            __rt::check::matched_member::<
+                                ListResourceTemplatesResult,
+                                E,
+                            >(&value)
+                        }
+                        4usize => {
+                            __rt::check::matched_member::<ReadResourceResult, E>(&value)
+                        }
+                        5usize => {
+                            __rt::check::matched_member::<ListPromptsResult, E>(&value)
+                        }
+                        6usize => {
+                            __rt::check::matched_member::<GetPromptResult, E>(&value)
+                        }
+                        7usize => {
+                            __rt::check::matched_member::<ListToolsResult, E>(&value)
+                        }
+                        8usize => {
+                            __rt::check::matched_member::<CallToolResult, E>(&value)
+                        }
+                        9usize => __rt::check::matched_member::<GetTaskResult, E>(&value),
+                        10usize => {
+                            __rt::check::matched_member::<
+                                GetTaskPayloadResult,
+                                E,
+                            >(&value)
+                        }
+                        11usize => {
+                            __rt::check::matched_member::<CancelTaskResult, E>(&value)
+                        }
+                        12usize => {
+                            __rt::check::matched_member::<ListTasksResult, E>(&value)
+                        }
+                        13usize => {
+                            __rt::check::matched_member::<CompleteResult, E>(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for SetLevelRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SetLevelRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "logging/setLevel",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            SetLevelRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SetLevelRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SetLevelRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            SetLevelRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "level" => {
+                        __rt::check::member::<
+                            A,
+                            LoggingLevel,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "level")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SetLevelRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SetLevelRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SingleSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_union_map::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SingleSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+            _: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            fn matched<'de, E: __rt::serde::de::Error>(
+                object: __rt::Buffered<'de>,
+                candidates: u64,
+            ) -> ::core::result::Result<(), E> {
+                let (value, order) = __rt::structural(
+                    object,
+                    &["default", "description", "enum", "oneOf", "title", "type"],
+                    &[
+                        __rt::Shape {
+                            deciding: 0b100,
+                            required: 0b100100,
+                            declared: 0b110111,
+                        },
+                        __rt::Shape {
+                            deciding: 0b1000,
+                            required: 0b101000,
+                            declared: 0b111011,
+                        },
+                    ],
+                    candidates,
+                );
+                for case in order {
+                    let tried = match case {
+                        0usize => {
+                            __rt::check::matched_member::<
+                                UntitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        1usize => {
+                            __rt::check::matched_member::<
+                                TitledSingleSelectEnumSchema,
+                                E,
+                            >(&value)
+                        }
+                        _ => continue,
+                    };
+                    if let ::core::option::Option::Some(verdict) = tried {
+                        return verdict;
+                    }
+                }
+                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            matched(__rt::buffer_object(map)?, !0)
+        }
+    }
+    impl __rt::check::Check for StringSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for StringSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "default" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "format" => {
+                        __rt::check::member::<
+                            A,
+                            StringSchemaFormat,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "maxLength" => {
+                        __rt::check::integer_member(&mut map, &mut seen_4, &[])?
+                    }
+                    "minLength" => {
+                        __rt::check::integer_member(&mut map, &mut seen_5, &[])?
+                    }
+                    "pattern" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_7, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for StringSchemaFormat {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for SubscribeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SubscribeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "resources/subscribe",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            SubscribeRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SubscribeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SubscribeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            SubscribeRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_1, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for SubscribeRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for SubscribeRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Task {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Task {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "createdAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "lastUpdatedAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "pollInterval" => {
+                        __rt::check::integer_member(&mut map, &mut seen_2, &[])?
+                    }
+                    "status" => {
+                        __rt::check::member::<A, TaskStatus>(&mut map, &mut seen_3, &[])?
+                    }
+                    "statusMessage" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "ttl" => {
+                        __rt::check::nullable_integer_member(&mut map, &mut seen_6, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1 && seen_3 && seen_5 && seen_6) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_0, "createdAt"),
+                            (!seen_1, "lastUpdatedAt"),
+                            (!seen_3, "status"),
+                            (!seen_5, "taskId"),
+                            (!seen_6, "ttl"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TaskAugmentedRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TaskAugmentedRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            TaskAugmentedRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "task" => {
+                        __rt::check::member::<
+                            A,
+                            TaskMetadata,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TaskAugmentedRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TaskAugmentedRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TaskMetadata {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TaskMetadata {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "ttl" => __rt::check::integer_member(&mut map, &mut seen_0, &[])?,
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TaskStatus {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for TaskStatusNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TaskStatusNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/tasks/status",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            TaskStatusNotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TaskStatusNotificationParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TaskStatusNotificationParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "createdAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "lastUpdatedAt" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "pollInterval" => {
+                        __rt::check::integer_member(&mut map, &mut seen_3, &[])?
+                    }
+                    "status" => {
+                        __rt::check::member::<A, TaskStatus>(&mut map, &mut seen_4, &[])?
+                    }
+                    "statusMessage" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    "taskId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "ttl" => {
+                        __rt::check::nullable_integer_member(&mut map, &mut seen_7, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1 && seen_2 && seen_4 && seen_6 && seen_7) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[
+                            (!seen_1, "createdAt"),
+                            (!seen_2, "lastUpdatedAt"),
+                            (!seen_4, "status"),
+                            (!seen_6, "taskId"),
+                            (!seen_7, "ttl"),
+                        ],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TextContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TextContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "text")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            Annotations,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "text" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "text")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TextResourceContents {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TextResourceContents {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "mimeType" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "text" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_3, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "text"), (!seen_3, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TitledMultiSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TitledMultiSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "array")?,
+                    "default" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "items" => {
+                        __rt::check::member::<
+                            A,
+                            TitledMultiSelectEnumSchemaItems,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "maxItems" => {
+                        __rt::check::integer_member(&mut map, &mut seen_4, &[])?
+                    }
+                    "minItems" => {
+                        __rt::check::integer_member(&mut map, &mut seen_5, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "items")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TitledMultiSelectEnumSchemaItems {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TitledMultiSelectEnumSchemaItems {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "anyOf" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<TitledMultiSelectEnumSchemaItemsAnyOfItem>,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "anyOf")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TitledMultiSelectEnumSchemaItemsAnyOfItem {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "const" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "const"), (!seen_1, "title")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TitledSingleSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TitledSingleSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "default" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "oneOf" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<TitledSingleSelectEnumSchemaOneOfItem>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "oneOf")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for TitledSingleSelectEnumSchemaOneOfItem {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for TitledSingleSelectEnumSchemaOneOfItem {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "const" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_0, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0 && seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "const"), (!seen_1, "title")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for Tool {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for Tool {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut seen_7 = false;
+            let mut seen_8 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "annotations" => {
+                        __rt::check::member::<
+                            A,
+                            ToolAnnotations,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "execution" => {
+                        __rt::check::member::<
+                            A,
+                            ToolExecution,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "icons" => {
+                        __rt::check::member::<A, Vec<Icon>>(&mut map, &mut seen_4, &[])?
+                    }
+                    "inputSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ToolInputSchema,
+                        >(&mut map, &mut seen_5, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    "outputSchema" => {
+                        __rt::check::member::<
+                            A,
+                            ToolOutputSchema,
+                        >(&mut map, &mut seen_7, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_8, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_5 && seen_6) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_5, "inputSchema"), (!seen_6, "name")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolInputSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolInputSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "$schema" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolOutputSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolOutputSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "object")?,
+                    "$schema" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "properties" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::IndexMap<String, __rt::RawObject>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "required" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolAnnotations {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolAnnotations {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "destructiveHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_0, &[])?
+                    }
+                    "idempotentHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_1, &[])?
+                    }
+                    "openWorldHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_2, &[])?
+                    }
+                    "readOnlyHint" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolChoice {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolChoice {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "mode" => {
+                        __rt::check::member::<
+                            A,
+                            ToolChoiceMode,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolChoiceMode {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ToolExecution {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolExecution {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "taskSupport" => {
+                        __rt::check::member::<
+                            A,
+                            ToolExecutionTaskSupport,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolExecutionTaskSupport {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            rules: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::by_decoding::<Self, D>(deserializer, rules)
+        }
+    }
+    impl __rt::check::Check for ToolListChangedNotification {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolListChangedNotification {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "notifications/tools/list_changed",
+                        )?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            NotificationParams,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolResultContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolResultContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => {
+                        __rt::const_str(&mut map, &mut seen_0, "type", "tool_result")?
+                    }
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "content" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ContentBlock>,
+                        >(&mut map, &mut seen_2, &[])?
+                    }
+                    "isError" => {
+                        __rt::check::member::<A, bool>(&mut map, &mut seen_3, &[])?
+                    }
+                    "structuredContent" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_4, &[])?
+                    }
+                    "toolUseId" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_5, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_2 && seen_5) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "content"), (!seen_5, "toolUseId")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for ToolUseContent {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for ToolUseContent {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "tool_use")?,
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "id" => __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?,
+                    "input" => {
+                        __rt::check::member::<
+                            A,
+                            __rt::RawObject,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "name" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_2 && seen_3 && seen_4) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(
+                        &[(!seen_2, "id"), (!seen_3, "input"), (!seen_4, "name")],
+                    ),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UrlElicitationRequiredError {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UrlElicitationRequiredError {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "error" => {
+                        __rt::check::member::<
+                            A,
+                            UrlElicitationRequiredErrorError,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "error")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UrlElicitationRequiredErrorError {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UrlElicitationRequiredErrorError {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("code");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "code" => __rt::const_i64(&mut map, &mut seen_0, "code", -32042i64)?,
+                    "data" => {
+                        __rt::check::member::<
+                            A,
+                            UrlElicitationRequiredErrorErrorData,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "message" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "code")?;
+            if !(seen_1 && seen_2) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "data"), (!seen_2, "message")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UrlElicitationRequiredErrorErrorData {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UrlElicitationRequiredErrorErrorData {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "elicitations" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<ElicitRequestUrlParams>,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_0) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_0, "elicitations")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UnsubscribeRequest {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UnsubscribeRequest {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("jsonrpc");
+            let mut seen_1 = consumed == ::core::option::Option::Some("method");
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "jsonrpc" => {
+                        __rt::const_str(&mut map, &mut seen_0, "jsonrpc", "2.0")?
+                    }
+                    "method" => {
+                        __rt::const_str(
+                            &mut map,
+                            &mut seen_1,
+                            "method",
+                            "resources/unsubscribe",
+                        )?
+                    }
+                    "id" => {
+                        __rt::check::member::<A, RequestId>(&mut map, &mut seen_2, &[])?
+                    }
+                    "params" => {
+                        __rt::check::member::<
+                            A,
+                            UnsubscribeRequestParams,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "jsonrpc")?;
+            __rt::require_const(seen_1, "method")?;
+            if !(seen_2 && seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_2, "id"), (!seen_3, "params")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UnsubscribeRequestParams {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UnsubscribeRequestParams {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "_meta" => {
+                        __rt::check::member::<
+                            A,
+                            UnsubscribeRequestParamsMeta,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    "uri" => {
+                        __rt::check::member::<
+                            A,
+                            String,
+                        >(&mut map, &mut seen_1, &[__rt::validate::Rule::Format("uri")])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "uri")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UnsubscribeRequestParamsMeta {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UnsubscribeRequestParamsMeta {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            _consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "progressToken" => {
+                        __rt::check::member::<
+                            A,
+                            ProgressToken,
+                        >(&mut map, &mut seen_0, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UntitledMultiSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UntitledMultiSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut seen_5 = false;
+            let mut seen_6 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "array")?,
+                    "default" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "items" => {
+                        __rt::check::member::<
+                            A,
+                            UntitledMultiSelectEnumSchemaItems,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "maxItems" => {
+                        __rt::check::integer_member(&mut map, &mut seen_4, &[])?
+                    }
+                    "minItems" => {
+                        __rt::check::integer_member(&mut map, &mut seen_5, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_6, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "items")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UntitledMultiSelectEnumSchemaItems {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UntitledMultiSelectEnumSchemaItems {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "enum" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_1, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_1) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_1, "enum")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::Check for UntitledSingleSelectEnumSchema {
+        fn check<'de, D: __rt::serde::Deserializer<'de>>(
+            deserializer: D,
+            _: &'static [__rt::validate::Rule],
+        ) -> ::core::result::Result<(), D::Error> {
+            __rt::check::check_struct::<Self, D>(deserializer)
+        }
+    }
+    impl __rt::check::CheckMap for UntitledSingleSelectEnumSchema {
+        fn check_map<'de, A: __rt::serde::de::MapAccess<'de>>(
+            mut map: A,
+            consumed: ::core::option::Option<&str>,
+        ) -> ::core::result::Result<(), A::Error> {
+            let mut seen_0 = consumed == ::core::option::Option::Some("type");
+            let mut seen_1 = false;
+            let mut seen_2 = false;
+            let mut seen_3 = false;
+            let mut seen_4 = false;
+            let mut extra = __rt::check::Extra::default();
+            while let ::core::option::Option::Some(key) = map
+                .next_key::<__rt::Key<'de>>()?
+            {
+                match key.as_str() {
+                    "type" => __rt::const_str(&mut map, &mut seen_0, "type", "string")?,
+                    "default" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_1, &[])?
+                    }
+                    "description" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_2, &[])?
+                    }
+                    "enum" => {
+                        __rt::check::member::<
+                            A,
+                            Vec<String>,
+                        >(&mut map, &mut seen_3, &[])?
+                    }
+                    "title" => {
+                        __rt::check::member::<A, String>(&mut map, &mut seen_4, &[])?
+                    }
+                    _ => extra.member::<A, __rt::serde_json::Value>(&mut map, key, &[])?,
+                }
+            }
+            __rt::require_const(seen_0, "type")?;
+            if !(seen_3) {
+                return ::core::result::Result::Err(
+                    __rt::first_missing(&[(!seen_3, "enum")]),
+                );
+            }
+            ::core::result::Result::Ok(())
+        }
+    }
+    impl __rt::check::CheckResult for ClientResult {
+        fn check_result<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::core::result::Result<(), A::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("nextCursor", 4usize),
+                    ("tasks", 4usize),
+                    ("model", 5usize),
+                    ("role", 5usize),
+                    ("stopReason", 5usize),
+                    ("roots", 6usize),
+                    ("action", 7usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        4usize => {
+                            <ListTasksResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        5usize => {
+                            <CreateMessageResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        6usize => {
+                            <ListRootsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        7usize => {
+                            <ElicitResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        _ => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
+                        .map_err(__rt::serde::de::Error::custom)?;
+                    if __rt::check::holds(&value) {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                }
+                __rt::Keyed::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    impl __rt::check::CheckResult for ServerResult {
+        fn check_result<'de, A: __rt::serde::de::MapAccess<'de>>(
+            map: A,
+        ) -> ::core::result::Result<(), A::Error> {
+            match __rt::decode_keyed(
+                map,
+                &[
+                    ("capabilities", 1usize),
+                    ("instructions", 1usize),
+                    ("protocolVersion", 1usize),
+                    ("serverInfo", 1usize),
+                    ("resources", 2usize),
+                    ("resourceTemplates", 3usize),
+                    ("contents", 4usize),
+                    ("prompts", 5usize),
+                    ("description", 6usize),
+                    ("messages", 6usize),
+                    ("tools", 7usize),
+                    ("content", 8usize),
+                    ("isError", 8usize),
+                    ("structuredContent", 8usize),
+                    ("tasks", 12usize),
+                    ("completion", 13usize),
+                ],
+            )? {
+                __rt::Keyed::Found(index, rest) => {
+                    match index {
+                        1usize => {
+                            <InitializeResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        2usize => {
+                            <ListResourcesResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        3usize => {
+                            <ListResourceTemplatesResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        4usize => {
+                            <ReadResourceResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        5usize => {
+                            <ListPromptsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        6usize => {
+                            <GetPromptResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        7usize => {
+                            <ListToolsResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        8usize => {
+                            <CallToolResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        12usize => {
+                            <ListTasksResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        13usize => {
+                            <CompleteResult as __rt::check::CheckMap>::check_map(
+                                rest,
+                                ::core::option::Option::None,
+                            )
+                        }
+                        _ => {
+                            ::core::result::Result::Err(
+                                __rt::check::left_to_the_decoder(),
+                            )
+                        }
+                    }
+                }
+                __rt::Keyed::Exhausted(object) => {
+                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
+                        .map_err(__rt::serde::de::Error::custom)?;
+                    if __rt::check::holds(&value) {
+                        ::core::result::Result::Ok(())
+                    } else {
+                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                    }
+                }
+                __rt::Keyed::Text(_) => {
+                    ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+                }
+            }
+        }
+    }
+    /// Whether `text` is a `ClientMessage` that decodes and keeps every constraint: what it is (its method and id), or `None`, which says nothing (decode it to see).
+    pub fn client_message(
+        text: &str,
+    ) -> ::core::option::Option<__rt::check::Judged<'_>> {
+        __rt::check::message::<ClientMessage>(text)
+    }
+    /// Whether `text` is a `ServerMessage` that decodes and keeps every constraint: what it is (its method and id), or `None`, which says nothing (decode it to see).
+    pub fn server_message(
+        text: &str,
+    ) -> ::core::option::Option<__rt::check::Judged<'_>> {
+        __rt::check::message::<ServerMessage>(text)
+    }
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result(
+        method: &str,
+        text: &str,
+    ) -> ::core::option::Option<bool> {
+        ::core::option::Option::Some(
+            match method {
+                "initialize" => __rt::check::text::<InitializeResult>(text),
+                "ping" => __rt::check::text::<EmptyResult>(text),
+                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "resources/templates/list" => {
+                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                }
+                "resources/read" => __rt::check::text::<ReadResourceResult>(text),
+                "resources/subscribe" => __rt::check::text::<EmptyResult>(text),
+                "resources/unsubscribe" => __rt::check::text::<EmptyResult>(text),
+                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
+                "prompts/get" => __rt::check::text::<GetPromptResult>(text),
+                "tools/list" => __rt::check::text::<ListToolsResult>(text),
+                "tools/call" => __rt::check::text::<CallToolResult>(text),
+                "tasks/get" => __rt::check::text::<GetTaskResult>(text),
+                "tasks/result" => __rt::check::text::<GetTaskPayloadResult>(text),
+                "tasks/cancel" => __rt::check::text::<CancelTaskResult>(text),
+                "tasks/list" => __rt::check::text::<ListTasksResult>(text),
+                "logging/setLevel" => __rt::check::text::<EmptyResult>(text),
+                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
+    pub fn server_request_result(
+        method: &str,
+        text: &str,
+    ) -> ::core::option::Option<bool> {
+        ::core::option::Option::Some(
+            match method {
+                "ping" => __rt::check::text::<EmptyResult>(text),
+                "tasks/get" => __rt::check::text::<GetTaskResult>(text),
+                "tasks/result" => __rt::check::text::<GetTaskPayloadResult>(text),
+                "tasks/cancel" => __rt::check::text::<CancelTaskResult>(text),
+                "tasks/list" => __rt::check::text::<ListTasksResult>(text),
+                "sampling/createMessage" => {
+                    __rt::check::text::<CreateMessageResult>(text)
+                }
+                "roots/list" => __rt::check::text::<ListRootsResult>(text),
+                "elicitation/create" => __rt::check::text::<ElicitResult>(text),
+                _ => return ::core::option::Option::None,
+            },
+        )
+    }
+}
 #[cfg(feature = "schemars")]
 __rt::json_schema! {
     Annotations =
@@ -28658,6 +38160,217 @@ pub fn __json_schema(
             }
             "UntitledSingleSelectEnumSchema" => {
                 __rt::schemars::schema_for!(UntitledSingleSelectEnumSchema)
+            }
+            _ => return ::core::option::Option::None,
+        },
+    )
+}
+/// The verdict path's judgement of `json` as the definition named `definition`
+/// (schema spelling): `true` only when it decodes and validates; `None` for an
+/// unknown name. For tests.
+#[doc(hidden)]
+#[cfg(all(feature = "registry", feature = "verdict"))]
+pub fn __check(definition: &str, json: &str) -> ::core::option::Option<bool> {
+    ::core::option::Option::Some(
+        match definition {
+            "Annotations" => __rt::check::text::<Annotations>(json),
+            "AudioContent" => __rt::check::text::<AudioContent>(json),
+            "BaseMetadata" => __rt::check::text::<BaseMetadata>(json),
+            "BlobResourceContents" => __rt::check::text::<BlobResourceContents>(json),
+            "BooleanSchema" => __rt::check::text::<BooleanSchema>(json),
+            "CallToolRequest" => __rt::check::text::<CallToolRequest>(json),
+            "CallToolRequestParams" => __rt::check::text::<CallToolRequestParams>(json),
+            "CallToolResult" => __rt::check::text::<CallToolResult>(json),
+            "CancelTaskRequest" => __rt::check::text::<CancelTaskRequest>(json),
+            "CancelTaskResult" => __rt::check::text::<CancelTaskResult>(json),
+            "CancelledNotification" => __rt::check::text::<CancelledNotification>(json),
+            "CancelledNotificationParams" => {
+                __rt::check::text::<CancelledNotificationParams>(json)
+            }
+            "ClientCapabilities" => __rt::check::text::<ClientCapabilities>(json),
+            "ClientResult" => __rt::check::text::<ClientResult>(json),
+            "CompleteRequest" => __rt::check::text::<CompleteRequest>(json),
+            "CompleteRequestParams" => __rt::check::text::<CompleteRequestParams>(json),
+            "CompleteResult" => __rt::check::text::<CompleteResult>(json),
+            "ContentBlock" => __rt::check::text::<ContentBlock>(json),
+            "CreateMessageRequest" => __rt::check::text::<CreateMessageRequest>(json),
+            "CreateMessageRequestParams" => {
+                __rt::check::text::<CreateMessageRequestParams>(json)
+            }
+            "CreateMessageResult" => __rt::check::text::<CreateMessageResult>(json),
+            "CreateTaskResult" => __rt::check::text::<CreateTaskResult>(json),
+            "Cursor" => __rt::check::text::<Cursor>(json),
+            "ElicitRequest" => __rt::check::text::<ElicitRequest>(json),
+            "ElicitRequestFormParams" => {
+                __rt::check::text::<ElicitRequestFormParams>(json)
+            }
+            "ElicitRequestParams" => __rt::check::text::<ElicitRequestParams>(json),
+            "ElicitRequestURLParams" => __rt::check::text::<ElicitRequestUrlParams>(json),
+            "ElicitResult" => __rt::check::text::<ElicitResult>(json),
+            "ElicitationCompleteNotification" => {
+                __rt::check::text::<ElicitationCompleteNotification>(json)
+            }
+            "EmbeddedResource" => __rt::check::text::<EmbeddedResource>(json),
+            "EmptyResult" => __rt::check::text::<EmptyResult>(json),
+            "EnumSchema" => __rt::check::text::<EnumSchema>(json),
+            "Error" => __rt::check::text::<Error>(json),
+            "GetPromptRequest" => __rt::check::text::<GetPromptRequest>(json),
+            "GetPromptRequestParams" => __rt::check::text::<GetPromptRequestParams>(json),
+            "GetPromptResult" => __rt::check::text::<GetPromptResult>(json),
+            "GetTaskPayloadRequest" => __rt::check::text::<GetTaskPayloadRequest>(json),
+            "GetTaskPayloadResult" => __rt::check::text::<GetTaskPayloadResult>(json),
+            "GetTaskRequest" => __rt::check::text::<GetTaskRequest>(json),
+            "GetTaskResult" => __rt::check::text::<GetTaskResult>(json),
+            "Icon" => __rt::check::text::<Icon>(json),
+            "Icons" => __rt::check::text::<Icons>(json),
+            "ImageContent" => __rt::check::text::<ImageContent>(json),
+            "Implementation" => __rt::check::text::<Implementation>(json),
+            "InitializeRequest" => __rt::check::text::<InitializeRequest>(json),
+            "InitializeRequestParams" => {
+                __rt::check::text::<InitializeRequestParams>(json)
+            }
+            "InitializeResult" => __rt::check::text::<InitializeResult>(json),
+            "InitializedNotification" => {
+                __rt::check::text::<InitializedNotification>(json)
+            }
+            "JSONRPCErrorResponse" => __rt::check::text::<JsonRpcErrorResponse>(json),
+            "JSONRPCMessage" => __rt::check::text::<JsonRpcMessage>(json),
+            "JSONRPCNotification" => __rt::check::text::<JsonRpcNotification>(json),
+            "JSONRPCRequest" => __rt::check::text::<JsonRpcRequest>(json),
+            "JSONRPCResponse" => __rt::check::text::<JsonRpcResponse>(json),
+            "JSONRPCResultResponse" => __rt::check::text::<JsonRpcResultResponse>(json),
+            "LegacyTitledEnumSchema" => __rt::check::text::<LegacyTitledEnumSchema>(json),
+            "ListPromptsRequest" => __rt::check::text::<ListPromptsRequest>(json),
+            "ListPromptsResult" => __rt::check::text::<ListPromptsResult>(json),
+            "ListResourceTemplatesRequest" => {
+                __rt::check::text::<ListResourceTemplatesRequest>(json)
+            }
+            "ListResourceTemplatesResult" => {
+                __rt::check::text::<ListResourceTemplatesResult>(json)
+            }
+            "ListResourcesRequest" => __rt::check::text::<ListResourcesRequest>(json),
+            "ListResourcesResult" => __rt::check::text::<ListResourcesResult>(json),
+            "ListRootsRequest" => __rt::check::text::<ListRootsRequest>(json),
+            "ListRootsResult" => __rt::check::text::<ListRootsResult>(json),
+            "ListTasksRequest" => __rt::check::text::<ListTasksRequest>(json),
+            "ListTasksResult" => __rt::check::text::<ListTasksResult>(json),
+            "ListToolsRequest" => __rt::check::text::<ListToolsRequest>(json),
+            "ListToolsResult" => __rt::check::text::<ListToolsResult>(json),
+            "LoggingLevel" => __rt::check::text::<LoggingLevel>(json),
+            "LoggingMessageNotification" => {
+                __rt::check::text::<LoggingMessageNotification>(json)
+            }
+            "LoggingMessageNotificationParams" => {
+                __rt::check::text::<LoggingMessageNotificationParams>(json)
+            }
+            "ModelHint" => __rt::check::text::<ModelHint>(json),
+            "ModelPreferences" => __rt::check::text::<ModelPreferences>(json),
+            "MultiSelectEnumSchema" => __rt::check::text::<MultiSelectEnumSchema>(json),
+            "Notification" => __rt::check::text::<Notification>(json),
+            "NotificationParams" => __rt::check::text::<NotificationParams>(json),
+            "NumberSchema" => __rt::check::text::<NumberSchema>(json),
+            "PaginatedRequest" => __rt::check::text::<PaginatedRequest>(json),
+            "PaginatedRequestParams" => __rt::check::text::<PaginatedRequestParams>(json),
+            "PaginatedResult" => __rt::check::text::<PaginatedResult>(json),
+            "PingRequest" => __rt::check::text::<PingRequest>(json),
+            "PrimitiveSchemaDefinition" => {
+                __rt::check::text::<PrimitiveSchemaDefinition>(json)
+            }
+            "ProgressNotification" => __rt::check::text::<ProgressNotification>(json),
+            "ProgressNotificationParams" => {
+                __rt::check::text::<ProgressNotificationParams>(json)
+            }
+            "ProgressToken" => __rt::check::text::<ProgressToken>(json),
+            "Prompt" => __rt::check::text::<Prompt>(json),
+            "PromptArgument" => __rt::check::text::<PromptArgument>(json),
+            "PromptListChangedNotification" => {
+                __rt::check::text::<PromptListChangedNotification>(json)
+            }
+            "PromptMessage" => __rt::check::text::<PromptMessage>(json),
+            "PromptReference" => __rt::check::text::<PromptReference>(json),
+            "ReadResourceRequest" => __rt::check::text::<ReadResourceRequest>(json),
+            "ReadResourceRequestParams" => {
+                __rt::check::text::<ReadResourceRequestParams>(json)
+            }
+            "ReadResourceResult" => __rt::check::text::<ReadResourceResult>(json),
+            "RelatedTaskMetadata" => __rt::check::text::<RelatedTaskMetadata>(json),
+            "Request" => __rt::check::text::<Request>(json),
+            "RequestId" => __rt::check::text::<RequestId>(json),
+            "RequestParams" => __rt::check::text::<RequestParams>(json),
+            "Resource" => __rt::check::text::<Resource>(json),
+            "ResourceContents" => __rt::check::text::<ResourceContents>(json),
+            "ResourceLink" => __rt::check::text::<ResourceLink>(json),
+            "ResourceListChangedNotification" => {
+                __rt::check::text::<ResourceListChangedNotification>(json)
+            }
+            "ResourceRequestParams" => __rt::check::text::<ResourceRequestParams>(json),
+            "ResourceTemplate" => __rt::check::text::<ResourceTemplate>(json),
+            "ResourceTemplateReference" => {
+                __rt::check::text::<ResourceTemplateReference>(json)
+            }
+            "ResourceUpdatedNotification" => {
+                __rt::check::text::<ResourceUpdatedNotification>(json)
+            }
+            "ResourceUpdatedNotificationParams" => {
+                __rt::check::text::<ResourceUpdatedNotificationParams>(json)
+            }
+            "Result" => __rt::check::text::<Result>(json),
+            "Role" => __rt::check::text::<Role>(json),
+            "Root" => __rt::check::text::<Root>(json),
+            "RootsListChangedNotification" => {
+                __rt::check::text::<RootsListChangedNotification>(json)
+            }
+            "SamplingMessage" => __rt::check::text::<SamplingMessage>(json),
+            "SamplingMessageContentBlock" => {
+                __rt::check::text::<SamplingMessageContentBlock>(json)
+            }
+            "ServerCapabilities" => __rt::check::text::<ServerCapabilities>(json),
+            "ServerResult" => __rt::check::text::<ServerResult>(json),
+            "SetLevelRequest" => __rt::check::text::<SetLevelRequest>(json),
+            "SetLevelRequestParams" => __rt::check::text::<SetLevelRequestParams>(json),
+            "SingleSelectEnumSchema" => __rt::check::text::<SingleSelectEnumSchema>(json),
+            "StringSchema" => __rt::check::text::<StringSchema>(json),
+            "SubscribeRequest" => __rt::check::text::<SubscribeRequest>(json),
+            "SubscribeRequestParams" => __rt::check::text::<SubscribeRequestParams>(json),
+            "Task" => __rt::check::text::<Task>(json),
+            "TaskAugmentedRequestParams" => {
+                __rt::check::text::<TaskAugmentedRequestParams>(json)
+            }
+            "TaskMetadata" => __rt::check::text::<TaskMetadata>(json),
+            "TaskStatus" => __rt::check::text::<TaskStatus>(json),
+            "TaskStatusNotification" => __rt::check::text::<TaskStatusNotification>(json),
+            "TaskStatusNotificationParams" => {
+                __rt::check::text::<TaskStatusNotificationParams>(json)
+            }
+            "TextContent" => __rt::check::text::<TextContent>(json),
+            "TextResourceContents" => __rt::check::text::<TextResourceContents>(json),
+            "TitledMultiSelectEnumSchema" => {
+                __rt::check::text::<TitledMultiSelectEnumSchema>(json)
+            }
+            "TitledSingleSelectEnumSchema" => {
+                __rt::check::text::<TitledSingleSelectEnumSchema>(json)
+            }
+            "Tool" => __rt::check::text::<Tool>(json),
+            "ToolAnnotations" => __rt::check::text::<ToolAnnotations>(json),
+            "ToolChoice" => __rt::check::text::<ToolChoice>(json),
+            "ToolExecution" => __rt::check::text::<ToolExecution>(json),
+            "ToolListChangedNotification" => {
+                __rt::check::text::<ToolListChangedNotification>(json)
+            }
+            "ToolResultContent" => __rt::check::text::<ToolResultContent>(json),
+            "ToolUseContent" => __rt::check::text::<ToolUseContent>(json),
+            "URLElicitationRequiredError" => {
+                __rt::check::text::<UrlElicitationRequiredError>(json)
+            }
+            "UnsubscribeRequest" => __rt::check::text::<UnsubscribeRequest>(json),
+            "UnsubscribeRequestParams" => {
+                __rt::check::text::<UnsubscribeRequestParams>(json)
+            }
+            "UntitledMultiSelectEnumSchema" => {
+                __rt::check::text::<UntitledMultiSelectEnumSchema>(json)
+            }
+            "UntitledSingleSelectEnumSchema" => {
+                __rt::check::text::<UntitledSingleSelectEnumSchema>(json)
             }
             _ => return ::core::option::Option::None,
         },

@@ -8,17 +8,8 @@ use quote::quote;
 
 use super::Emitter;
 use crate::emit::ident;
+use crate::emit::scope::structural_shapes;
 use crate::ir::{ObjectDispatch, Partition, StructuralCase};
-
-/// `members` as a bit set over `names` (sorted, at most 64), written `0b…`.
-fn name_set<'a>(names: &[String], members: impl IntoIterator<Item = &'a String>) -> TokenStream {
-    let bits = members
-        .into_iter()
-        .filter_map(|m| names.binary_search(m).ok())
-        .fold(0u64, |bits, i| bits | 1 << i);
-    let literal = syn::LitInt::new(&format!("{bits:#b}"), proc_macro2::Span::call_site());
-    quote!(#literal)
-}
 
 /// The body of `visit_map` for a keyed union: the structural match (a local fn `matched`),
 /// entered at once or after the partitioning member was read.
@@ -61,16 +52,7 @@ fn structural_match(
     } else {
         quote!(&value)
     };
-    let shapes = fallback.iter().map(|c| {
-        let own = deciding
-            .iter()
-            .filter(|(_, i)| *i == c.variant)
-            .map(|(k, _)| k);
-        let own = name_set(names, own);
-        let required = name_set(names, &c.required);
-        let declared = name_set(names, &c.declared);
-        quote!(__rt::Shape { deciding: #own, required: #required, declared: #declared })
-    });
+    let shapes = structural_shapes(deciding, fallback, names);
     let arms = fallback.iter().enumerate().map(|(case, c)| {
         let variant = ident(&e.u.variants[c.variant].name);
         quote!(#case => __rt::serde::Deserialize::deserialize(#buffered_value_of).map(#path::#variant),)
