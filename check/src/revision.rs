@@ -276,6 +276,14 @@ pub(crate) fn judge(revision: Revision, side: Side, text: &str) -> Option<Judged
     })
 }
 
+/// A request id's JSON text as the generated `RequestId` of `revision` reads it (`1.0` is the
+/// integer `1`), written as a `Value`: the id a response names is matched by.
+fn request_id(revision: Revision, text: &str) -> Option<Value> {
+    in_revision!(revision, m => serde_json::from_str::<m::RequestId>(text)
+        .ok()
+        .and_then(|id| serde_json::to_value(id).ok()))
+}
+
 /// A request or notification, decoded: its method, its id, and what it breaks.
 #[derive(Debug)]
 pub struct Sent {
@@ -298,7 +306,7 @@ pub struct Sent {
 pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<Sent, ()>> {
     if let Some(judged) = judge(revision, side, text) {
         let (method, id) = match judged {
-            Judged::Request { method, id } => (method, Some(serde_json::from_str(id).ok()?)),
+            Judged::Request { method, id } => (method, Some(request_id(revision, id)?)),
             Judged::Notification { method } => (method, None),
             Judged::Response | Judged::Error => return Some(Err(())),
         };
@@ -745,7 +753,13 @@ mod tests {
             for line in text.lines().filter(|line| !line.trim().is_empty()) {
                 let message: Value = serde_json::from_str(line).unwrap();
                 let mut texts = vec![line.to_owned()];
-                for (name, replacement) in [("params", "1"), ("result", "[]"), ("id", "{}")] {
+                // An id written `7.0` is the integer 7.
+                for (name, replacement) in [
+                    ("params", "1"),
+                    ("result", "[]"),
+                    ("id", "{}"),
+                    ("id", "7.0"),
+                ] {
                     if message.get(name).is_some() {
                         let mut changed = message.clone();
                         changed[name] = serde_json::from_str(replacement).unwrap();
@@ -767,7 +781,7 @@ mod tests {
                             if let (Some(verdict), Some(Ok(sent))) = (verdict, decoded) {
                                 let (method, id) = match verdict {
                                     Judged::Request { method, id } => {
-                                        (method, Some(serde_json::from_str::<Value>(id).unwrap()))
+                                        (method, request_id(revision, id))
                                     }
                                     Judged::Notification { method } => (method, None),
                                     other => panic!("{other:?} decoded as a call: {text}"),

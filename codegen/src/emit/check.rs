@@ -9,9 +9,9 @@
 //! of structs told apart by a tag, a member's value or its members goes into the member the
 //! decoder takes (matched by members, tried in the decoder's order), a direction's keyed result
 //! union likewise; call sets check a method's params. Every other type (unions of other kinds
-//! of value, string enums, a struct with its own member counts) judges by decoding itself: the same verdict at the decoder's cost. `Ok` from a check
-//! always means decoded and valid; anything else sends the caller to the decoder, which says
-//! why.
+//! of value, string enums, a struct with its own member counts) judges by decoding itself: the
+//! same verdict at the decoder's cost. `Ok` from a check always means decoded and valid;
+//! anything else sends the caller to the decoder, which says why.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
