@@ -163,7 +163,7 @@ fn union_of_structs(ty: &TokenStream, body: TokenStream) -> TokenStream {
                 deserializer: D,
                 _: &'static [__rt::validate::Rule],
             ) -> ::core::result::Result<(), D::Error> {
-                __rt::check::check_union_map::<Self, D>(deserializer)
+                __rt::check::check_struct::<Self, D>(deserializer)
             }
         }
 
@@ -357,13 +357,7 @@ fn result_check(module: &Module, scope: &Scope, target: &str) -> TokenStream {
                         // No deciding member (`{}`): the structural match, decoded as the
                         // decoder decodes it.
                         __rt::Keyed::Exhausted(object) => {
-                            let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                                .map_err(__rt::serde::de::Error::custom)?;
-                            if __rt::check::holds(&value) {
-                                ::core::result::Result::Ok(())
-                            } else {
-                                ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                            }
+                            __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                         }
                         __rt::Keyed::Text(_) => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
                     }
@@ -386,14 +380,7 @@ fn result_check(module: &Module, scope: &Scope, target: &str) -> TokenStream {
 
 /// A result decoded from the `result` object's members and validated.
 fn by_decoding_result() -> TokenStream {
-    quote! {
-        let value = <Self as __rt::codec::DecodeResult<'de>>::decode_result(map)?;
-        if __rt::check::holds(&value) {
-            ::core::result::Result::Ok(())
-        } else {
-            ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-        }
-    }
+    quote!(__rt::check::result_by_decoding::<Self, A>(map))
 }
 
 /// `CheckCalls` for a call set: each method's params, as its `CallsDecode::from_params`.

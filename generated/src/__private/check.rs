@@ -65,10 +65,14 @@ impl<'de, T: Check + ?Sized> DeserializeSeed<'de> for Checked<T> {
     }
 }
 
-/// The refusal of a value that decodes but breaks a constraint (never shown: the caller decodes
-/// to say what).
-fn broken<E: de::Error>() -> E {
-    E::custom("breaks a constraint")
+/// `Ok` for a value that keeps its constraints (`kept`), else the refusal of a value that decodes
+/// but breaks one (never shown: the caller decodes to say what).
+fn kept<E: de::Error>(kept: bool) -> Result<(), E> {
+    if kept {
+        Ok(())
+    } else {
+        Err(E::custom("breaks a constraint"))
+    }
 }
 
 /// Whether a decoded `value` breaks no constraint.
@@ -82,14 +86,10 @@ pub fn by_decoding<'de, T: Deserialize<'de> + Validate, D: Deserializer<'de>>(
     rules: &'static [Rule],
 ) -> Result<(), D::Error> {
     let value = T::deserialize(deserializer)?;
-    if holds::value(&value, rules) {
-        Ok(())
-    } else {
-        Err(broken())
-    }
+    kept(holds::value(&value, rules))
 }
 
-/// A generated struct: its members, from the object's map.
+/// A generated struct, or a union of structs ([`CheckMap`]): its members, from the object's map.
 pub fn check_struct<'de, T: CheckMap, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<(), D::Error> {
@@ -178,11 +178,7 @@ impl<'de> Extra<'de> {
 }
 
 fn number<E: de::Error>(n: f64, rules: &[Rule]) -> Result<(), E> {
-    if holds::number(n, rules) {
-        Ok(())
-    } else {
-        Err(broken())
-    }
+    kept(holds::number(n, rules))
 }
 
 impl Check for String {
@@ -191,11 +187,7 @@ impl Check for String {
         rules: &'static [Rule],
     ) -> Result<(), D::Error> {
         let text = Key::deserialize(deserializer)?;
-        if holds::string(text.as_str(), rules) {
-            Ok(())
-        } else {
-            Err(broken())
-        }
+        kept(holds::string(text.as_str(), rules))
     }
 }
 
@@ -294,11 +286,7 @@ impl<T: Check> Check for Vec<T> {
             return Err(D::Error::custom("uniqueItems is judged by decoding"));
         }
         let count = deserializer.deserialize_seq(Items::<T>(item_rules(rules), PhantomData))?;
-        if holds::items(count, rules) {
-            Ok(())
-        } else {
-            Err(broken())
-        }
+        kept(holds::items(count, rules))
     }
 }
 
@@ -322,11 +310,7 @@ impl<T: Check> Check for indexmap::IndexMap<String, T> {
             }
         }
         let count = deserializer.deserialize_map(Members::<T>(value_rules(rules), PhantomData))?;
-        if holds::properties(count, rules) {
-            Ok(())
-        } else {
-            Err(broken())
-        }
+        kept(holds::properties(count, rules))
     }
 }
 
@@ -364,13 +348,6 @@ impl<T: Check + ?Sized> Check for Box<T> {
     }
 }
 
-/// A union of objects told apart by a tag or by its members ([`CheckMap`]), from the object.
-pub fn check_union_map<'de, T: CheckMap, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<(), D::Error> {
-    check_struct::<T, D>(deserializer)
-}
-
 /// A struct, or a union the generator does not mirror, judged from its members by decoding
 /// them (`MapDecode`) and validating.
 pub fn map_by_decoding<'de, T: super::MapDecode<'de> + Validate, A: MapAccess<'de>>(
@@ -378,11 +355,25 @@ pub fn map_by_decoding<'de, T: super::MapDecode<'de> + Validate, A: MapAccess<'d
     consumed: Option<&str>,
 ) -> Result<(), A::Error> {
     let value = T::decode_map(map, consumed)?;
-    if holds(&value) {
-        Ok(())
-    } else {
-        Err(broken())
-    }
+    kept(holds(&value))
+}
+
+/// A direction's result decoded from the `result` object's members (`codec::DecodeResult`)
+/// and validated.
+pub fn result_by_decoding<'de, T: super::codec::DecodeResult<'de> + Validate, A: MapAccess<'de>>(
+    map: A,
+) -> Result<(), A::Error> {
+    let value = T::decode_result(map)?;
+    kept(holds(&value))
+}
+
+/// A value decoded from a buffered `object` (a structural match, as the decoder makes it) and
+/// validated.
+pub fn buffered_by_decoding<T: de::DeserializeOwned + Validate, E: de::Error>(
+    object: &super::Buffered<'_>,
+) -> Result<(), E> {
+    let value = T::deserialize(object).map_err(E::custom)?;
+    kept(holds(&value))
 }
 
 /// A member of a structural match on the buffered `object`, as the decoder tries it (the
@@ -395,7 +386,7 @@ pub fn matched_member<T: Check + de::DeserializeOwned + Validate, E: de::Error>(
         return Some(Ok(()));
     }
     let value = T::deserialize(object).ok()?;
-    Some(if holds(&value) { Ok(()) } else { Err(broken()) })
+    Some(kept(holds(&value)))
 }
 
 /// The refusal of what this path leaves to the decoder (an object whose union member is decided

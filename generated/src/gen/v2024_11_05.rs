@@ -16317,7 +16317,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CallToolResultContentItem {
@@ -16634,7 +16634,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ClientResult {
@@ -16819,7 +16819,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CompleteRequestParamsRef {
@@ -17131,7 +17131,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CreateMessageResultContent {
@@ -17258,7 +17258,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EmbeddedResourceResource {
@@ -17895,7 +17895,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcMessage {
@@ -19553,7 +19553,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for PromptMessageContent {
@@ -19761,7 +19761,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultContentsItem {
@@ -20558,7 +20558,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SamplingMessageContent {
@@ -20838,7 +20838,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ServerResult {
@@ -21536,13 +21536,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())
@@ -21637,13 +21631,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())

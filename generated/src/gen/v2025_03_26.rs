@@ -16459,7 +16459,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CallToolResultContentItem {
@@ -16782,7 +16782,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ClientResult {
@@ -16967,7 +16967,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CompleteRequestParamsRef {
@@ -17279,7 +17279,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CreateMessageResultContent {
@@ -17370,7 +17370,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EmbeddedResourceResource {
@@ -17878,7 +17878,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcBatchRequestItem {
@@ -17931,7 +17931,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcBatchResponseItem {
@@ -19672,7 +19672,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for PromptMessageContent {
@@ -19886,7 +19886,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultContentsItem {
@@ -20599,7 +20599,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SamplingMessageContent {
@@ -20892,7 +20892,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ServerResult {
@@ -21599,13 +21599,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())
@@ -21700,13 +21694,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())

@@ -19180,7 +19180,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ClientResult {
@@ -19417,7 +19417,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CompleteRequestParamsRef {
@@ -19541,7 +19541,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ContentBlock {
@@ -19786,7 +19786,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CreateMessageResultContent {
@@ -20084,7 +20084,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EmbeddedResourceResource {
@@ -20744,7 +20744,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcMessage {
@@ -22167,7 +22167,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for PrimitiveSchemaDefinition {
@@ -22764,7 +22764,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultContentsItem {
@@ -23586,7 +23586,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SamplingMessageContent {
@@ -23883,7 +23883,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ServerResult {
@@ -24728,13 +24728,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())
@@ -24830,13 +24824,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())

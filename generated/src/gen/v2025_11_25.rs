@@ -28706,7 +28706,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ClientResult {
@@ -29032,7 +29032,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CompleteRequestParamsRef {
@@ -29156,7 +29156,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ContentBlock {
@@ -29719,7 +29719,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ElicitRequestParams {
@@ -30062,7 +30062,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EmbeddedResourceResource {
@@ -30121,7 +30121,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EnumSchema {
@@ -31229,7 +31229,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcMessage {
@@ -31398,7 +31398,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcResponse {
@@ -32350,7 +32350,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for MultiSelectEnumSchema {
@@ -32759,7 +32759,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for PrimitiveSchemaDefinition {
@@ -33450,7 +33450,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultContentsItem {
@@ -34366,7 +34366,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SamplingMessageContentBlock {
@@ -34813,7 +34813,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ServerResult {
@@ -35119,7 +35119,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SingleSelectEnumSchema {
@@ -36893,13 +36893,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())
@@ -37002,13 +36996,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())

@@ -26716,7 +26716,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CallToolResultResponseResult {
@@ -27238,7 +27238,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for CompleteRequestParamsRef {
@@ -27411,7 +27411,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ContentBlock {
@@ -28007,7 +28007,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ElicitRequestParams {
@@ -28201,7 +28201,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EmbeddedResourceResource {
@@ -28260,7 +28260,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for EnumSchema {
@@ -28631,7 +28631,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for GetPromptResultResponseResult {
@@ -28956,7 +28956,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for InputRequest {
@@ -29047,7 +29047,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for InputResponse {
@@ -29332,7 +29332,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcMessage {
@@ -29501,7 +29501,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for JsonRpcResponse {
@@ -30853,7 +30853,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for MultiSelectEnumSchema {
@@ -31265,7 +31265,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for PrimitiveSchemaDefinition {
@@ -31966,7 +31966,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultContentsItem {
@@ -32070,7 +32070,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ReadResourceResultResponseResult {
@@ -32910,7 +32910,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SamplingMessageContentBlock {
@@ -33184,7 +33184,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for ServerResult {
@@ -33343,7 +33343,7 @@ pub mod __verdict {
             deserializer: D,
             _: &'static [__rt::validate::Rule],
         ) -> ::core::result::Result<(), D::Error> {
-            __rt::check::check_union_map::<Self, D>(deserializer)
+            __rt::check::check_struct::<Self, D>(deserializer)
         }
     }
     impl __rt::check::CheckMap for SingleSelectEnumSchema {
@@ -34898,13 +34898,7 @@ pub mod __verdict {
                     }
                 }
                 __rt::Keyed::Exhausted(object) => {
-                    let value: Self = __rt::serde::Deserialize::deserialize(&object)
-                        .map_err(__rt::serde::de::Error::custom)?;
-                    if __rt::check::holds(&value) {
-                        ::core::result::Result::Ok(())
-                    } else {
-                        ::core::result::Result::Err(__rt::check::left_to_the_decoder())
-                    }
+                    __rt::check::buffered_by_decoding::<Self, A::Error>(&object)
                 }
                 __rt::Keyed::Text(_) => {
                     ::core::result::Result::Err(__rt::check::left_to_the_decoder())
