@@ -6,6 +6,9 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
 
 use mcp_typed::__private::Key;
 use mcp_typed::jsonrpc::RawMessage;
@@ -178,9 +181,38 @@ impl<'a> Facts<'a> {
 
 /// The `resultType` of the result whose text is `result` (top-level, wherever it is among the
 /// members): `None` when absent, `Some(None)` when not a string. Read for itself where the
-/// rest of a message needs no [`Facts`].
-pub fn result_type(result: &str) -> Option<Option<String>> {
-    members(Some(result), &["\"resultType\""]).result_type
+/// rest of a message needs no [`Facts`]: where peers write it, at an end of the text
+/// (`result_type_at_an_end`), else from the members.
+pub fn result_type(result: &str) -> Option<Option<Cow<'_, str>>> {
+    if let Some(written) = result_type_at_an_end(result) {
+        return Some(Some(Cow::Borrowed(written)));
+    }
+    let members = members(Some(result), &["\"resultType\""]);
+    (members.result_type).map(|result_type| result_type.map(Cow::Owned))
+}
+
+/// A `resultType` string written as the first or the last member of the object `result`, as
+/// peers write it (`{"resultType":"complete",…}`, `{…,"resultType":"complete"}`: the Python
+/// SDK), compact and without an escape; `None` for any other text.
+///
+/// Exact for a text that is one JSON object whose members come once (what decoding takes;
+/// what it refuses is read by the framing): with no escape in them, the quotes around the
+/// value and the name are the strings' own, the name is that member's, and the member, first
+/// after the opening brace or last before the closing one, is the object's own.
+fn result_type_at_an_end(result: &str) -> Option<&str> {
+    const NAME: &str = "\"resultType\":\"";
+    let plain = |value: &str| !value.bytes().any(|b| matches!(b, b'"' | b'\\'));
+    let first = (result.strip_prefix('{').and_then(|r| r.strip_prefix(NAME)))
+        .and_then(|rest| rest.split_once("\","))
+        .map(|(value, _)| value);
+    if let Some(value) = first.filter(|value| plain(value)) {
+        return Some(value);
+    }
+    let body = result.strip_suffix("\"}")?;
+    let at = body.rfind(NAME)?;
+    let value = &body[at + NAME.len()..];
+    let before = body[..at].bytes().last();
+    (plain(value) && matches!(before, Some(b',' | b'{'))).then_some(value)
 }
 
 /// Whether the result whose text is `result` has `task` (top-level): read for itself where the
@@ -234,6 +266,52 @@ pub fn stated_version(text: &str) -> Option<String> {
         found: &mut found,
     });
     found
+}
+
+/// [`stated_version`] of a 2026-07-28 request that the verdict path passed, which holds the
+/// member as a string (every request of that revision requires it: `check/tests/values.rs`
+/// holds it): found in its text where the member's name is written once and nothing is
+/// escaped (each quote then a string's own, the name the member's), else read as
+/// [`stated_version`] reads it.
+pub fn stated_version_of_passed(text: &str) -> Option<Cow<'_, str>> {
+    static NAME: LazyLock<Finder> =
+        LazyLock::new(|| Finder::new("\"io.modelcontextprotocol/protocolVersion\":\""));
+    let at = NAME.find(text.as_bytes()).filter(|_| !has_escape(text));
+    // The name is ASCII: `at` and the end of the name are character boundaries.
+    if let Some(rest) = at.map(|at| &text[at + NAME.needle().len()..]) {
+        let once = |(_, after): &(&str, &str)| NAME.find(after.as_bytes()).is_none();
+        if let Some((value, _)) = rest.split_once('"').filter(once) {
+            return Some(Cow::Borrowed(value));
+        }
+    }
+    stated_version(text).map(Cow::Owned)
+}
+
+/// Whether `text` holds an escape (`\`), by which a name or a value can be written otherwise
+/// than plainly.
+pub(crate) fn has_escape(text: &str) -> bool {
+    memchr::memchr(b'\\', text.as_bytes()).is_some()
+}
+
+/// The searches the quick reading of a request or notification makes of its text, each
+/// searcher built once: whether it holds `protocolVersion`, `"task"`, `\u` or `"method"`.
+pub(crate) fn holds(text: &str, name: Name) -> bool {
+    static SEARCHERS: LazyLock<[Finder; 4]> =
+        LazyLock::new(|| ["protocolVersion", "\"task\"", "\\u", "\"method\""].map(Finder::new));
+    SEARCHERS[name as usize].find(text.as_bytes()).is_some()
+}
+
+/// What [`holds`] looks for.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Name {
+    /// `protocolVersion`: a version stated (`_meta`) or proposed (`initialize`).
+    ProtocolVersion,
+    /// `"task"`: a task asked for.
+    Task,
+    /// `\u`: an escape by which any name can be written otherwise.
+    UnicodeEscape,
+    /// `"method"`: a request or notification.
+    Method,
 }
 
 /// Reads the member `path[0]` of an object, and within it the rest of `path`: the last one's
@@ -353,6 +431,46 @@ fn string(raw: &RawValue) -> Option<String> {
 mod tests {
     use super::*;
 
+    /// [`result_type`] reads what the result holds, at an end of its text or elsewhere: the
+    /// object's own member only, strings only, escapes read.
+    #[test]
+    fn the_result_type_is_read_where_it_is_written() {
+        let cases = [
+            (
+                r#"{"resultType":"complete","content":[]}"#,
+                Some(Some("complete")),
+            ),
+            (
+                r#"{"content":[],"resultType":"input_required"}"#,
+                Some(Some("input_required")),
+            ),
+            (r#"{"resultType":"complete"}"#, Some(Some("complete"))),
+            (r#"{"a":1,"resultType":"task","b":2}"#, Some(Some("task"))),
+            (r#"{"a":{"resultType":"complete"}}"#, None),
+            (r#"{"a":"x\",\"resultType\":\"complete"}"#, None),
+            (
+                r#"{"a":"{\"resultType\":\"complete\",","resultType":"task"}"#,
+                Some(Some("task")),
+            ),
+            (r#"{"resultType":"a\"b","c":1}"#, Some(Some("a\"b"))),
+            (r#"{"c":1,"resultType":"a\u0062"}"#, Some(Some("ab"))),
+            (
+                r#"{"c":1,"result\u0054ype":"complete"}"#,
+                Some(Some("complete")),
+            ),
+            (r#"{"c":1,"resultType":7}"#, Some(None)),
+            (r#"{"resultType":null,"c":1}"#, Some(None)),
+            (r#"{"c":1}"#, None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(
+                result_type(text).as_ref().map(|t| t.as_deref()),
+                expected,
+                "{text}"
+            );
+        }
+    }
+
     /// [`stated_version`] reads what an [`Outline`] reads as the stated version: the member of
     /// `params._meta` only (not one of the same name elsewhere), a string only, escapes read.
     #[test]
@@ -381,5 +499,16 @@ mod tests {
             assert_eq!(outlined.as_deref(), expected, "{text}");
             assert_eq!(stated_version(text).as_deref(), expected, "{text}");
         }
+        // Requests that hold the member (as every 2026-07-28 request the verdict path passes
+        // does): read where it is written, or as `stated_version` reads it.
+        for (text, expected) in &cases[..2] {
+            let read = stated_version_of_passed(text);
+            assert_eq!(read.as_deref(), *expected, "{text}");
+        }
+        let twice = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"io.modelcontextprotocol/protocolVersion":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+        assert_eq!(
+            stated_version_of_passed(twice).as_deref(),
+            Some("2026-07-28")
+        );
     }
 }

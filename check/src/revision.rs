@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use mcp_typed::__private::check::Judged;
+use mcp_typed::__private::check::{Judged, ResultType};
 use mcp_typed::borrowed::{RequestRef, VisitRequestRef};
 use mcp_typed::jsonrpc::{
     decode_error_response, decode_result, DecodeError, DecodeErrorKind, VisitType,
@@ -312,7 +312,7 @@ pub fn decode_sent(revision: Revision, side: Side, text: &str) -> Option<Result<
         };
         // A 2026-07-28 request names its revision in its `_meta`.
         let stated = (id.is_some() && !revision.has_initialize())
-            .then(|| facts::stated_version(text))
+            .then(|| facts::stated_version_of_passed(text))
             .flatten()
             .and_then(|version| Revision::from_version(&version));
         return Some(Ok(Sent {
@@ -516,16 +516,28 @@ fn result_of(
 
 /// Whether the result `text` of a request `method` sent by `requester` in `revision` decodes as
 /// that method's result type and keeps every constraint, judged without building it (the
-/// generated verdict path, `__verdict`); `false` says nothing ([`result_lent`] decodes it).
-pub(crate) fn result_passes(revision: Revision, requester: Side, method: &str, text: &str) -> bool {
+/// generated verdict path, `__verdict`), with its top-level `resultType` as the judgement read
+/// it (in 2026-07-28, whose results carry it; `Absent` in the others); `None` says nothing
+/// ([`result_lent`] decodes it).
+pub(crate) fn result_passes<'t>(
+    revision: Revision,
+    requester: Side,
+    method: &str,
+    text: &'t str,
+) -> Option<ResultType<'t>> {
+    use mcp_typed::__private::check::{NotingResultType, Passes};
     let passes = in_revision!(revision, m => match requester {
-        Side::Client => m::__verdict::client_request_result(method, text),
-        Side::Server => m::__verdict::server_request_result(method, text),
-    }, 2026 => match requester {
-        Side::Client => mcp_typed::v2026_07_28::__verdict::client_request_result(method, text),
-        Side::Server => None,
+        Side::Client => m::__verdict::client_request_result::<Passes>(method, text),
+        Side::Server => m::__verdict::server_request_result::<Passes>(method, text),
+    }, 2026 => {
+        use mcp_typed::v2026_07_28 as m;
+        return match requester {
+            Side::Client => m::__verdict::client_request_result::<NotingResultType>(method, text),
+            Side::Server => None,
+        }
+        .flatten();
     });
-    passes == Some(true)
+    (passes == Some(true)).then_some(ResultType::Absent)
 }
 
 /// [`result_of`] without the diagnosis: the result decoded by the borrowed family (the result's
@@ -665,6 +677,76 @@ mod tests {
         visit_request(revision, requester, method, Check(text)).flatten()
     }
 
+    /// A result's top-level `resultType` as its `Value` holds it (`None` when absent,
+    /// `Some(None)` when no string).
+    fn result_type_of(text: &str) -> Option<Option<String>> {
+        let value: Value = serde_json::from_str(text).ok()?;
+        let member = value.get("resultType")?;
+        Some(member.as_str().map(str::to_owned))
+    }
+
+    /// Every 2026-07-28 result of the Python recording, paired with its request, as it is and
+    /// with its `resultType` moved first, removed, no string, another string, nested or written
+    /// twice: what the verdict path notes of `resultType` while it passes a result, and what
+    /// `facts::result_type` reads (at an end of the text, else from the members), are what the
+    /// result holds.
+    #[test]
+    fn the_result_type_is_noted_as_the_result_holds_it() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/seeds/traffic");
+        let text = std::fs::read_to_string(root.join("python-sdk-2.3.0.jsonl")).unwrap();
+        let mut asked = std::collections::HashMap::new();
+        let (mut passed, mut compared) = (0, 0);
+        for line in text.lines().filter(|line| !line.trim().is_empty()) {
+            let message: Value = serde_json::from_str(line).unwrap();
+            let id = message["id"].to_string();
+            let version = &message["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"];
+            if let (Some(method), Some("2026-07-28")) =
+                (message["method"].as_str(), version.as_str())
+            {
+                asked.insert(id, method.to_owned());
+                continue;
+            }
+            let (Some(result), Some(method)) = (message.get("result"), asked.remove(&id)) else {
+                continue;
+            };
+            let mut texts = vec![result.to_string()];
+            let mut members = result.as_object().unwrap().clone();
+            let written = members.remove("resultType");
+            texts.push(Value::Object(members.clone()).to_string());
+            for value in [written.unwrap_or_default(), 7.into(), "task".into()] {
+                let mut first = serde_json::Map::from_iter([("resultType".to_owned(), value)]);
+                first.extend(members.clone());
+                texts.push(Value::Object(first).to_string());
+            }
+            let mut nested = members.clone();
+            nested.insert("x".into(), serde_json::json!({"resultType": "complete"}));
+            texts.push(Value::Object(nested).to_string());
+            let whole = result.to_string();
+            let twice = format!("{},\"resultType\":\"task\"}}", &whole[..whole.len() - 1]);
+            for text in texts.iter().chain([&twice]) {
+                let truth = result_type_of(text);
+                if let Some(noted) =
+                    result_passes(Revision::V2026_07_28, Side::Client, &method, text)
+                {
+                    let noted = match noted {
+                        ResultType::Absent => None,
+                        ResultType::NotAString => Some(None),
+                        ResultType::String(text) => Some(Some(text.into_owned())),
+                    };
+                    assert_eq!(noted, truth, "{method}: {text}");
+                    passed += 1;
+                }
+                if text != &twice {
+                    let read = facts::result_type(text);
+                    assert_eq!(read.map(|t| t.map(String::from)), truth, "{text}");
+                }
+                compared += 1;
+            }
+        }
+        assert!(compared > 100, "{compared} results compared");
+        assert!(passed > 20, "{passed} of {compared} passed");
+    }
+
     /// Every result of the recorded traffic (2025-11-25), as it is and with a constraint broken
     /// or a member of the wrong type where it has one: the borrowed and the owned result types
     /// take and refuse the same, and find the same violations.
@@ -712,7 +794,7 @@ mod tests {
                         let owned = result_owned(revision, requester, method, text);
                         assert_eq!(lent, owned, "{file}: {method}: {text}");
                         // The verdict path passes what both take without a violation, only.
-                        let passes = result_passes(revision, requester, method, text);
+                        let passes = result_passes(revision, requester, method, text).is_some();
                         assert_eq!(
                             passes,
                             owned == Some(Vec::new()),

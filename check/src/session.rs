@@ -5,11 +5,12 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use mcp_typed::__private::check::ResultType;
 use mcp_typed::jsonrpc::DecodeErrorKind;
 use serde_json::Value;
 
 use crate::extension::Extensions;
-use crate::facts::{self, Facts, Outline, Shape};
+use crate::facts::{self, Facts, Name, Outline, Shape};
 use crate::revision::{
     decode, decode_answer, decode_envelope, decode_error_by_code, decode_lent, decode_sent,
     defines, leniencies, missing_result_type, response_envelope, result_as, result_lent,
@@ -260,13 +261,23 @@ impl Checker {
     ) -> Option<Outcome> {
         let pending = asked.map(|(_, pending)| pending);
         let revision = self.revision(pending, None, None)?;
-        // Read only where it decides the result's type.
-        let result_type = if revision.has_result_type() {
-            facts::result_type(result)
-        } else {
-            Some(None)
+        // The verdict path's judgement of a result as its request's method's, which notes the
+        // result's `resultType` as it reads it.
+        let passed = match asked {
+            Some(((requester, _), pending)) if pending.request.method != "initialize" => {
+                result_passes(revision, *requester, &pending.request.method, result)
+            }
+            _ => None,
         };
-        let result_type = result_type.as_ref().map(Option::as_deref);
+        // Read only where it decides the result's type.
+        let result_type = match &passed {
+            _ if !revision.has_result_type() => Some(None),
+            Some(ResultType::Absent) => None,
+            Some(ResultType::NotAString) => Some(None),
+            Some(ResultType::String(text)) => Some(Some(text.clone())),
+            None => facts::result_type(result),
+        };
+        let result_type = result_type.as_ref().map(|t| t.as_deref());
         let task_asked = pending.is_some_and(|pending| pending.request.task);
         let has_task = || facts::result_has_task(result);
         if result_as(revision, task_asked, result_type, has_task) != ResultAs::Method {
@@ -279,10 +290,9 @@ impl Checker {
                 if method == "initialize" {
                     return None;
                 }
-                let broken = if result_passes(revision, *requester, method, result) {
-                    Vec::new()
-                } else {
-                    result_lent(revision, *requester, method, result)?
+                let broken = match passed {
+                    Some(_) => Vec::new(),
+                    None => result_lent(revision, *requester, method, result)?,
                 };
                 let violations = under_result(broken).into_iter().chain(missing_type);
                 (
@@ -313,26 +323,27 @@ impl Checker {
     /// revision the conversation and the message settle; its method and id read from what was
     /// decoded. A text holding nothing that could name a revision or ask for a task
     /// (`protocolVersion`, `task`, an escape by which a name could be written otherwise) is not
-    /// read before; in a conversation in 2026-07-28, one that names a version is decoded as
-    /// 2026-07-28's and taken when its `_meta` names that revision (read from what was
-    /// decoded); any other is read once for those ([`Outline`]). `None` for a response, or a
+    /// read before; in a conversation in 2026-07-28 (settled, or the last revision a message
+    /// stated), one that names a version is decoded as 2026-07-28's and taken when its `_meta`
+    /// names that revision (read from what was decoded; a request of that revision asks for no
+    /// task); any other is read once for those ([`Outline`]). `None` for a response, or a
     /// message that does not decode: read by the framing, which also says what is wrong.
     fn sent_at_once(&mut self, text: &str, from: Option<Side>) -> Option<Outcome> {
-        let may_ask_for_task = ["\"task\"", "\\u"].iter().any(|n| text.contains(n));
-        let names_version = text.contains("protocolVersion");
-        let in_2026 = Some(Revision::V2026_07_28);
-        if names_version && !may_ask_for_task && self.settled() == in_2026 {
-            let revision = self.revision(None, in_2026, None)?;
-            let decoded =
-                decode_sent_by(revision, from, text).filter(|(_, sent)| sent.stated == in_2026);
+        let names_version = facts::holds(text, Name::ProtocolVersion);
+        let in_2026 = Revision::V2026_07_28;
+        if names_version && [self.settled(), self.stated].contains(&Some(in_2026)) {
+            let decoded = (decode_sent_by(in_2026, from, text))
+                .filter(|(_, sent)| sent.stated == Some(in_2026));
             if let Some((side, sent)) = decoded {
-                return Some(Outcome::sent(side, revision, in_2026, false, sent));
+                return Some(Outcome::sent(side, in_2026, Some(in_2026), false, sent));
             }
         }
+        let may_ask_for_task =
+            facts::holds(text, Name::Task) || facts::holds(text, Name::UnicodeEscape);
         let outline = if names_version || may_ask_for_task {
             Outline::read(text)?
         } else {
-            if !text.contains("\"method\"") {
+            if !facts::holds(text, Name::Method) {
                 return None;
             }
             Outline::default()

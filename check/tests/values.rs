@@ -105,6 +105,9 @@ fn round_trip(revision: Revision, client: bool, message: &Value) -> Result<(), S
     }
 }
 
+/// The `_meta` member by which a 2026-07-28 request states its revision.
+const STATED_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
 /// The members of a JSON-RPC request or notification.
 const ENVELOPE: [&str; 4] = ["jsonrpc", "id", "method", "params"];
 
@@ -172,6 +175,22 @@ fn drawn_messages_and_results_round_trip_through_the_generated_types() {
                             "{revision} {union} seed {seed}: mcp-check: {:?}\n  {message}",
                             verdict.violations
                         ));
+                    }
+                    // Every 2026-07-28 request states its revision in `params._meta`: the quick
+                    // reading of a passed request's stated version rests on it.
+                    if revision == Revision::V2026_07_28 && union == "ClientRequest" {
+                        let mut unstated = message.clone();
+                        let meta = unstated["params"]["_meta"].as_object_mut();
+                        let stated = meta.and_then(|m| m.remove(STATED_VERSION));
+                        let text = unstated.to_string();
+                        let verdict = (Checker::new(Some(revision)).sent_by(side))
+                            .check(&traffic::entry(1, &text));
+                        if stated.is_none() || verdict.is_valid() {
+                            failures.push(format!(
+                                "{revision} {union} seed {seed}: valid without `_meta`'s \
+                                 {STATED_VERSION}\n  {message}"
+                            ));
+                        }
                     }
                 }
                 *checked.entry(revision.version()).or_insert(0) += 1;

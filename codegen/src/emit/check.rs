@@ -250,9 +250,11 @@ fn by_value_check(
 }
 
 /// A union matched by its members (`ObjectDispatch::Keyed`), as the decoder matches it
-/// (`union::keyed`): the object buffered, the members tried in the decoder's order, the first
-/// that decodes judging (checked, and decoded only where the check does not pass); a
-/// partitioning member read first, streaming the object into the one member its value allows.
+/// (`union::keyed`): streamed into the member that a member only it declares decides, which
+/// judges when the decoder, given all the object's members, would try it first; else the
+/// object buffered, the members tried in the decoder's order, the first that decodes judging
+/// (checked, and decoded only where the check does not pass); a partitioning member read
+/// first, streaming the object into the one member its value allows.
 fn keyed_check(
     ty: &TokenStream,
     deciding: &[(String, usize)],
@@ -266,13 +268,18 @@ fn keyed_check(
         let member = &members[c.variant];
         quote!(#case => __rt::check::matched_member::<#member, E>(&value),)
     });
+    let streamed_arms = fallback.iter().enumerate().map(|(case, c)| {
+        let member = &members[c.variant];
+        quote!(#case => rest.check::<#member>(),)
+    });
     let matched = quote! {
+        const NAMES: &[&str] = &[#(#names),*];
+        const SHAPES: &[__rt::Shape] = &[#(#shapes),*];
         fn matched<'de, E: __rt::serde::de::Error>(
             object: __rt::Buffered<'de>,
             candidates: u64,
         ) -> ::core::result::Result<(), E> {
-            let (value, order) =
-                __rt::structural(object, &[#(#names),*], &[#(#shapes),*], candidates);
+            let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
             for case in order {
                 let tried = match case {
                     #(#arms)*
@@ -284,9 +291,23 @@ fn keyed_check(
             }
             ::core::result::Result::Err(__rt::check::left_to_the_decoder())
         }
+        // Streamed into the member a member only it declares decides, when there is one.
+        fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+            read: __rt::Buffered<'de>,
+            map: A,
+            candidates: u64,
+        ) -> ::core::result::Result<(), A::Error> {
+            match __rt::check::read_to_deciding(read, map, NAMES, SHAPES, candidates)? {
+                __rt::check::Deciding::Found(case, rest) => match case {
+                    #(#streamed_arms)*
+                    _ => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
+                },
+                __rt::check::Deciding::Exhausted(object) => matched(object, candidates),
+            }
+        }
     };
     let body = match partition {
-        None => quote!(matched(__rt::buffer_object(map)?, !0)),
+        None => quote!(streamed(::core::default::Default::default(), map, !0)),
         Some(partition) => {
             let tag = &partition.tag;
             let arms = partition.cases.iter().map(|(value, cases)| match cases[..] {
@@ -302,7 +323,7 @@ fn keyed_check(
                 _ => {
                     let set = cases.iter().fold(0u64, |set, case| set | 1 << case);
                     let set = syn::LitInt::new(&format!("{set:#b}"), proc_macro2::Span::call_site());
-                    quote!(::core::option::Option::Some(#value) => matched(__rt::buffer_rest(read, map)?, #set),)
+                    quote!(::core::option::Option::Some(#value) => streamed(read, map, #set),)
                 }
             });
             quote! {
@@ -310,7 +331,7 @@ fn keyed_check(
                     __rt::Partitioned::Read(value, read, map) => match value.as_deref() {
                         #(#arms)*
                         ::core::option::Option::Some(_) => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
-                        ::core::option::Option::None => matched(__rt::buffer_rest(read, map)?, !0),
+                        ::core::option::Option::None => streamed(read, map, !0),
                     },
                     __rt::Partitioned::Text(_) => ::core::result::Result::Err(__rt::check::left_to_the_decoder()),
                 }
@@ -581,17 +602,20 @@ fn results_of(module: &Module, scope: &Scope, set: &str) -> TokenStream {
     let function = format_ident!("{}_result", crate::naming::field_name(set));
     let doc = format!(
         " Whether `text` is a result of the `{set}` request `method` that decodes and keeps every \
-         constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no \
-         request of the set."
+         constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says \
+         nothing, decode it to see); `None` for a method of no request of the set."
     );
     let arms = calls.calls.iter().filter_map(|c| {
         let result = type_tokens(scope, c.result.as_ref()?);
         let method = &c.method;
-        Some(quote!(#method => __rt::check::text::<#result>(text),))
+        Some(quote!(#method => R::read::<#result>(text),))
     });
     quote! {
         #[doc = #doc]
-        pub fn #function(method: &str, text: &str) -> ::core::option::Option<bool> {
+        pub fn #function<'t, R: __rt::check::ReadResult<'t>>(
+            method: &str,
+            text: &'t str,
+        ) -> ::core::option::Option<R::Out> {
             ::core::option::Option::Some(match method {
                 #(#arms)*
                 _ => return ::core::option::Option::None,

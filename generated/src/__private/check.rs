@@ -46,6 +46,112 @@ pub fn text<T: Check + ?Sized>(text: &str) -> bool {
     T::check(&mut deserializer, &[]).is_ok() && deserializer.end().is_ok()
 }
 
+/// How a direction's `…_request_result(method, text)` reads a result of the method's type `T`:
+/// whether it passes ([`Passes`]), or that and its `resultType` ([`NotingResultType`]).
+pub trait ReadResult<'de> {
+    /// What the reading gives.
+    type Out;
+    /// Reads `text` as a result of type `T`.
+    fn read<T: Check + CheckMap>(text: &'de str) -> Self::Out;
+}
+
+/// [`text`]: whether the result passes.
+#[derive(Debug)]
+pub struct Passes;
+
+impl ReadResult<'_> for Passes {
+    type Out = bool;
+    fn read<T: Check + CheckMap>(text: &str) -> bool {
+        self::text::<T>(text)
+    }
+}
+
+/// [`text`] for a result, noting its top-level `resultType` as the check reads it (2026-07-28's
+/// member, which a spec rule reads beside the type: no second reading of the text for it):
+/// `None` when it does not pass, else what the member is.
+#[derive(Debug)]
+pub struct NotingResultType;
+
+/// A result's top-level `resultType`, as [`NotingResultType`] found it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultType<'de> {
+    /// No such member.
+    Absent,
+    /// A member that is no string.
+    NotAString,
+    /// A string.
+    String(std::borrow::Cow<'de, str>),
+}
+
+impl<'de> ReadResult<'de> for NotingResultType {
+    type Out = Option<ResultType<'de>>;
+    fn read<T: Check + CheckMap>(text: &'de str) -> Option<ResultType<'de>> {
+        struct Object<'a, 'de, T>(&'a mut ResultType<'de>, PhantomData<T>);
+        impl<'de, T: CheckMap> Visitor<'de> for Object<'_, 'de, T> {
+            type Value = ();
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
+                let noting = Noting {
+                    map,
+                    name: "resultType",
+                    at_name: false,
+                    noted: self.0,
+                };
+                T::check_map(noting, None)
+            }
+        }
+        let mut noted = ResultType::Absent;
+        let mut deserializer = serde_json::Deserializer::from_str(text);
+        (deserializer
+            .deserialize_map(Object::<T>(&mut noted, PhantomData))
+            .ok())
+        .and_then(|()| deserializer.end().ok())
+        .map(|()| noted)
+    }
+}
+
+/// An object's map that notes the value of its member `name` as it hands it on.
+struct Noting<'a, 'de, A> {
+    map: A,
+    name: &'static str,
+    /// Whether the key just handed on is `name`.
+    at_name: bool,
+    noted: &'a mut ResultType<'de>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Noting<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let Some(key) = self.map.next_key::<Key<'de>>()? else {
+            return Ok(None);
+        };
+        self.at_name = key.as_str() == self.name;
+        seed.deserialize(super::buffer::str_deserializer(key.0))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        if !std::mem::take(&mut self.at_name) {
+            return self.map.next_value_seed(seed);
+        }
+        let value: super::buffer::Captured<'de> = self.map.next_value()?;
+        *self.noted = match value.as_str() {
+            Some(text) => ResultType::String(text),
+            None => ResultType::NotAString,
+        };
+        match value.lent() {
+            Some(text) => super::buffer::replay(text, seed).map_err(A::Error::custom),
+            None => Err(A::Error::custom("a member read ahead without lent text")),
+        }
+    }
+}
+
 /// [`Check::check`] as a seed: a member's or an item's value.
 #[derive(Debug)]
 pub struct Checked<T: ?Sized>(&'static [Rule], PhantomData<T>);
@@ -387,6 +493,122 @@ pub fn matched_member<T: Check + de::DeserializeOwned + Validate, E: de::Error>(
     }
     let value = T::deserialize(object).ok()?;
     Some(kept(holds(&value)))
+}
+
+/// Where a structural match's reading of an object stopped ([`read_to_deciding`]).
+#[derive(Debug)]
+pub enum Deciding<'de, 's, A> {
+    /// A member that only the union member `case` declares (a candidate): the object streamed
+    /// into that member's check ([`Streamed::check`]).
+    Found(usize, Streamed<'de, 's, A>),
+    /// No such member: the whole object, buffered, for the match the decoder makes.
+    Exhausted(super::Buffered<'de>),
+}
+
+/// Reads an object's members (after `read`, those read already) until one that only one of
+/// the `candidates` declares (`shapes`, over the union's sorted `names`, as
+/// `union::structural` takes them), buffering those before it; an object without one is
+/// buffered whole.
+pub fn read_to_deciding<'de, 's, A: MapAccess<'de>>(
+    mut read: super::Buffered<'de>,
+    mut map: A,
+    names: &'s [&'s str],
+    shapes: &'s [super::Shape],
+    candidates: u64,
+) -> Result<Deciding<'de, 's, A>, A::Error> {
+    let deciding = |key: &str| {
+        let bit = names.binary_search(&key).ok()?;
+        (shapes.iter().enumerate())
+            .position(|(i, shape)| candidates >> i & 1 == 1 && shape.deciding >> bit & 1 == 1)
+    };
+    let streamed = |case, read, live_key, map| {
+        let rest = super::union::TaggedRest::new(read, live_key, map);
+        Deciding::Found(
+            case,
+            Streamed {
+                rest,
+                names,
+                shapes,
+                candidates,
+                case,
+            },
+        )
+    };
+    let decided = read.keys().find_map(deciding);
+    if let Some(case) = decided.filter(|_| read.all_lent()) {
+        return Ok(streamed(case, read, None, map));
+    }
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        if let Some(case) = deciding(key.as_str()).filter(|_| read.all_lent()) {
+            return Ok(streamed(case, read, Some(key), map));
+        }
+        let value: super::Captured<'de> = map.next_value()?;
+        read.push(key, value);
+    }
+    read.check_unique()?;
+    Ok(Deciding::Exhausted(read))
+}
+
+/// An object streamed into the union member one of its members decides
+/// ([`Deciding::Found`]).
+#[derive(Debug)]
+pub struct Streamed<'de, 's, A> {
+    rest: super::union::TaggedRest<'de, A>,
+    names: &'s [&'s str],
+    shapes: &'s [super::Shape],
+    candidates: u64,
+    case: usize,
+}
+
+impl<'de, A: MapAccess<'de>> Streamed<'de, '_, A> {
+    /// Whether the object passes as the deciding member `T` (the union's member `case`), and
+    /// that member is the one the decoder tries first, given every member the object has: the
+    /// first that decodes is the decoder's choice, and `T` decodes. `Err` for any other object
+    /// (another member would be tried first: left to the decoder).
+    pub fn check<T: CheckMap>(self) -> Result<(), A::Error> {
+        let mut present = 0u64;
+        let noting = Present {
+            map: self.rest,
+            names: self.names,
+            present: &mut present,
+        };
+        T::check_map(noting, None)?;
+        let mut order = super::union::trial_order(self.shapes, present, self.candidates);
+        if order.next() == Some(self.case) {
+            Ok(())
+        } else {
+            Err(left_to_the_decoder())
+        }
+    }
+}
+
+/// An object's map that notes which of the union's sorted `names` it holds as it hands them on.
+struct Present<'a, 's, A> {
+    map: A,
+    names: &'s [&'s str],
+    present: &'a mut u64,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Present<'_, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        let Some(key) = self.map.next_key::<Key<'de>>()? else {
+            return Ok(None);
+        };
+        if let Ok(bit) = self.names.binary_search(&key.as_str()) {
+            *self.present |= 1 << bit;
+        }
+        seed.deserialize(super::buffer::str_deserializer(key.0))
+            .map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
+    }
 }
 
 /// The refusal of what this path leaves to the decoder (an object whose union member is decided

@@ -33,7 +33,7 @@ pub struct TaggedRest<'de, A> {
 
 impl<'de, A> TaggedRest<'de, A> {
     /// `buffered` must be [`Buffered::all_lent`].
-    fn new(buffered: Buffered<'de>, live_key: Option<Key<'de>>, live: A) -> Self {
+    pub(crate) fn new(buffered: Buffered<'de>, live_key: Option<Key<'de>>, live: A) -> Self {
         TaggedRest {
             buffered: buffered.into_members(),
             pending: None,
@@ -324,18 +324,23 @@ pub fn structural<'de, 's>(
         .keys()
         .filter_map(|key| names.binary_search(&key).ok())
         .fold(0u64, |set, i| set | 1 << i);
+    (object, trial_order(shapes, present, candidates))
+}
+
+/// The order [`structural`] tries the `candidates` in, for an object holding the names
+/// `present` (bit `i`: the `i`th of the union's sorted names).
+pub(crate) fn trial_order(shapes: &[Shape], present: u64, candidates: u64) -> TrialOrder<'_> {
     let mut left = 0u64;
     for (i, shape) in shapes.iter().enumerate().take(64) {
         if candidates >> i & 1 == 1 && shape.required & !present == 0 {
             left |= 1 << i;
         }
     }
-    let order = TrialOrder {
+    TrialOrder {
         shapes,
         present,
         left,
-    };
-    (object, order)
+    }
 }
 
 /// The union members to try, best first (see [`structural`]). The best is picked anew at each

@@ -16642,32 +16642,36 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "content",
+                "model",
+                "role",
+                "roots",
+                "stopReason",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b101110,
+                    required: 0b1110,
+                    declared: 0b101111,
+                },
+                __rt::Shape {
+                    deciding: 0b10000,
+                    required: 0b10000,
+                    declared: 0b10001,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "content", "model", "role", "roots", "stopReason"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b101110,
-                            required: 0b1110,
-                            declared: 0b101111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -16685,7 +16689,36 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<CreateMessageResult>(),
+                            2usize => rest.check::<ListRootsResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for CompleteRequest {
@@ -17266,27 +17299,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b1100,
+                    declared: 0b1110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b1001,
+                    declared: 0b1011,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b1100,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b1001,
-                            declared: 0b1011,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -17309,7 +17339,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for GetPromptRequest {
@@ -17903,37 +17961,41 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "error",
+                "id",
+                "jsonrpc",
+                "method",
+                "params",
+                "result",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1110,
+                    declared: 0b11110,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1100,
+                    declared: 0b11100,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100110,
+                    declared: 0b100110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b111,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -17954,7 +18016,37 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcRequest>(),
+                            1usize => rest.check::<JsonRpcNotification>(),
+                            2usize => rest.check::<JsonRpcResponse>(),
+                            3usize => rest.check::<JsonRpcError>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcNotification {
@@ -19769,27 +19861,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b1100,
+                    declared: 0b1110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b1001,
+                    declared: 0b1011,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b1100,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b1001,
-                            declared: 0b1011,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -19812,7 +19901,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for Request {
@@ -20846,84 +20963,81 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "instructions",
+                "isError",
+                "messages",
+                "nextCursor",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "tools",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b100100001000010,
+                    required: 0b100100000000010,
+                    declared: 0b100100001000011,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000,
+                    required: 0b10000000000000,
+                    declared: 0b10001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000,
+                    required: 0b1000000000000,
+                    declared: 0b1001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000,
+                    required: 0b10000,
+                    declared: 0b10001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000,
+                    required: 0b10000000000,
+                    declared: 0b11000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b100100000,
+                    required: 0b100000000,
+                    declared: 0b100100001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000000,
+                    required: 0b1000000000000000,
+                    declared: 0b1000001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10001000,
+                    required: 0b1000,
+                    declared: 0b10001001,
+                },
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b100,
+                    declared: 0b101,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "protocolVersion",
-                        "resourceTemplates",
-                        "resources",
-                        "serverInfo",
-                        "tools",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100001000010,
-                            required: 0b100100000000010,
-                            declared: 0b100100001000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000,
-                            required: 0b10000000000000,
-                            declared: 0b10001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1000000000000,
-                            declared: 0b1001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000,
-                            required: 0b10000000000,
-                            declared: 0b11000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000,
-                            required: 0b100000000,
-                            declared: 0b100100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1000001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10001000,
-                            required: 0b1000,
-                            declared: 0b10001001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100,
-                            declared: 0b101,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -20965,7 +21079,43 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<InitializeResult>(),
+                            2usize => rest.check::<ListResourcesResult>(),
+                            3usize => rest.check::<ListResourceTemplatesResult>(),
+                            4usize => rest.check::<ReadResourceResult>(),
+                            5usize => rest.check::<ListPromptsResult>(),
+                            6usize => rest.check::<GetPromptResult>(),
+                            7usize => rest.check::<ListToolsResult>(),
+                            8usize => rest.check::<CallToolResult>(),
+                            9usize => rest.check::<CompleteResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for SetLevelRequest {
@@ -21651,44 +21801,42 @@ pub mod __verdict {
     ) -> ::core::option::Option<__rt::check::Judged<'_>> {
         __rt::check::message::<ServerMessage>(text)
     }
-    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn client_request_result(
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "initialize" => __rt::check::text::<InitializeResult>(text),
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "initialize" => R::read::<InitializeResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "resources/list" => R::read::<ListResourcesResult>(text),
                 "resources/templates/list" => {
-                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                    R::read::<ListResourceTemplatesResult>(text)
                 }
-                "resources/read" => __rt::check::text::<ReadResourceResult>(text),
-                "resources/subscribe" => __rt::check::text::<EmptyResult>(text),
-                "resources/unsubscribe" => __rt::check::text::<EmptyResult>(text),
-                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
-                "prompts/get" => __rt::check::text::<GetPromptResult>(text),
-                "tools/list" => __rt::check::text::<ListToolsResult>(text),
-                "tools/call" => __rt::check::text::<CallToolResult>(text),
-                "logging/setLevel" => __rt::check::text::<EmptyResult>(text),
-                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                "resources/read" => R::read::<ReadResourceResult>(text),
+                "resources/subscribe" => R::read::<EmptyResult>(text),
+                "resources/unsubscribe" => R::read::<EmptyResult>(text),
+                "prompts/list" => R::read::<ListPromptsResult>(text),
+                "prompts/get" => R::read::<GetPromptResult>(text),
+                "tools/list" => R::read::<ListToolsResult>(text),
+                "tools/call" => R::read::<CallToolResult>(text),
+                "logging/setLevel" => R::read::<EmptyResult>(text),
+                "completion/complete" => R::read::<CompleteResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )
     }
-    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn server_request_result(
+    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn server_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "sampling/createMessage" => {
-                    __rt::check::text::<CreateMessageResult>(text)
-                }
-                "roots/list" => __rt::check::text::<ListRootsResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "sampling/createMessage" => R::read::<CreateMessageResult>(text),
+                "roots/list" => R::read::<ListRootsResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )

@@ -19188,45 +19188,42 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "action",
+                "content",
+                "model",
+                "role",
+                "roots",
+                "stopReason",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b1011000,
+                    required: 0b11100,
+                    declared: 0b1011101,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100000,
+                    declared: 0b100001,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "action",
-                        "content",
-                        "model",
-                        "role",
-                        "roots",
-                        "stopReason",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1011000,
-                            required: 0b11100,
-                            declared: 0b1011101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000,
-                            declared: 0b100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -19245,7 +19242,37 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<CreateMessageResult>(),
+                            2usize => rest.check::<ListRootsResult>(),
+                            3usize => rest.check::<ElicitResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for CompleteRequest {
@@ -20092,27 +20119,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -20135,7 +20159,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for EnumSchema {
@@ -20752,37 +20804,41 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "error",
+                "id",
+                "jsonrpc",
+                "method",
+                "params",
+                "result",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1110,
+                    declared: 0b11110,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1100,
+                    declared: 0b11100,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100110,
+                    declared: 0b100110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b111,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b111,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -20803,7 +20859,37 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcRequest>(),
+                            1usize => rest.check::<JsonRpcNotification>(),
+                            2usize => rest.check::<JsonRpcResponse>(),
+                            3usize => rest.check::<JsonRpcError>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcNotification {
@@ -22175,49 +22261,46 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "enumNames",
+                "format",
+                "maxLength",
+                "maximum",
+                "minLength",
+                "minimum",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b10110000,
+                    required: 0b10000000000,
+                    declared: 0b11010110010,
+                },
+                __rt::Shape {
+                    deciding: 0b101000000,
+                    required: 0b10000000000,
+                    declared: 0b11101000010,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b10000000000,
+                    declared: 0b11000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b1100,
+                    required: 0b10000000100,
+                    declared: 0b11000001110,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "format",
-                        "maxLength",
-                        "maximum",
-                        "minLength",
-                        "minimum",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10110000,
-                            required: 0b10000000000,
-                            declared: 0b11010110010,
-                        },
-                        __rt::Shape {
-                            deciding: 0b101000000,
-                            required: 0b10000000000,
-                            declared: 0b11101000010,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b10000000000,
-                            declared: 0b11000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1100,
-                            required: 0b10000000100,
-                            declared: 0b11000001110,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<StringSchema, E>(&value),
@@ -22231,6 +22314,36 @@ pub mod __verdict {
                     }
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
+            }
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<StringSchema>(),
+                            1usize => rest.check::<NumberSchema>(),
+                            2usize => rest.check::<BooleanSchema>(),
+                            3usize => rest.check::<EnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
             }
             match __rt::read_partition(map, "type")? {
                 __rt::Partitioned::Read(value, read, map) => {
@@ -22254,16 +22367,14 @@ pub mod __verdict {
                             )
                         }
                         ::core::option::Option::Some("string") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b1001)
+                            streamed(read, map, 0b1001)
                         }
                         ::core::option::Option::Some(_) => {
                             ::core::result::Result::Err(
                                 __rt::check::left_to_the_decoder(),
                             )
                         }
-                        ::core::option::Option::None => {
-                            matched(__rt::buffer_rest(read, map)?, !0)
-                        }
+                        ::core::option::Option::None => streamed(read, map, !0),
                     }
                 }
                 __rt::Partitioned::Text(_) => {
@@ -22772,27 +22883,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -22815,7 +22923,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for Request {
@@ -23891,85 +24027,82 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "instructions",
+                "isError",
+                "messages",
+                "nextCursor",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "structuredContent",
+                "tools",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b100100001000010,
+                    required: 0b100100000000010,
+                    declared: 0b100100001000011,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000,
+                    required: 0b10000000000000,
+                    declared: 0b10001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000,
+                    required: 0b1000000000000,
+                    declared: 0b1001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000,
+                    required: 0b10000,
+                    declared: 0b10001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000,
+                    required: 0b10000000000,
+                    declared: 0b11000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b100100000,
+                    required: 0b100000000,
+                    declared: 0b100100001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000000,
+                    required: 0b10000000000000000,
+                    declared: 0b10000001000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000010001000,
+                    required: 0b1000,
+                    declared: 0b1000000010001001,
+                },
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b100,
+                    declared: 0b101,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "protocolVersion",
-                        "resourceTemplates",
-                        "resources",
-                        "serverInfo",
-                        "structuredContent",
-                        "tools",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100001000010,
-                            required: 0b100100000000010,
-                            declared: 0b100100001000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000,
-                            required: 0b10000000000000,
-                            declared: 0b10001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1000000000000,
-                            declared: 0b1001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000,
-                            required: 0b10000000000,
-                            declared: 0b11000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000,
-                            required: 0b100000000,
-                            declared: 0b100100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000,
-                            required: 0b10000000000000000,
-                            declared: 0b10000001000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000010001000,
-                            required: 0b1000,
-                            declared: 0b1000000010001001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100,
-                            declared: 0b101,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -24011,7 +24144,43 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<InitializeResult>(),
+                            2usize => rest.check::<ListResourcesResult>(),
+                            3usize => rest.check::<ListResourceTemplatesResult>(),
+                            4usize => rest.check::<ReadResourceResult>(),
+                            5usize => rest.check::<ListPromptsResult>(),
+                            6usize => rest.check::<GetPromptResult>(),
+                            7usize => rest.check::<ListToolsResult>(),
+                            8usize => rest.check::<CallToolResult>(),
+                            9usize => rest.check::<CompleteResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for SetLevelRequest {
@@ -24844,45 +25013,43 @@ pub mod __verdict {
     ) -> ::core::option::Option<__rt::check::Judged<'_>> {
         __rt::check::message::<ServerMessage>(text)
     }
-    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn client_request_result(
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "initialize" => __rt::check::text::<InitializeResult>(text),
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "initialize" => R::read::<InitializeResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "resources/list" => R::read::<ListResourcesResult>(text),
                 "resources/templates/list" => {
-                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                    R::read::<ListResourceTemplatesResult>(text)
                 }
-                "resources/read" => __rt::check::text::<ReadResourceResult>(text),
-                "resources/subscribe" => __rt::check::text::<EmptyResult>(text),
-                "resources/unsubscribe" => __rt::check::text::<EmptyResult>(text),
-                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
-                "prompts/get" => __rt::check::text::<GetPromptResult>(text),
-                "tools/list" => __rt::check::text::<ListToolsResult>(text),
-                "tools/call" => __rt::check::text::<CallToolResult>(text),
-                "logging/setLevel" => __rt::check::text::<EmptyResult>(text),
-                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                "resources/read" => R::read::<ReadResourceResult>(text),
+                "resources/subscribe" => R::read::<EmptyResult>(text),
+                "resources/unsubscribe" => R::read::<EmptyResult>(text),
+                "prompts/list" => R::read::<ListPromptsResult>(text),
+                "prompts/get" => R::read::<GetPromptResult>(text),
+                "tools/list" => R::read::<ListToolsResult>(text),
+                "tools/call" => R::read::<CallToolResult>(text),
+                "logging/setLevel" => R::read::<EmptyResult>(text),
+                "completion/complete" => R::read::<CompleteResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )
     }
-    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn server_request_result(
+    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn server_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "sampling/createMessage" => {
-                    __rt::check::text::<CreateMessageResult>(text)
-                }
-                "roots/list" => __rt::check::text::<ListRootsResult>(text),
-                "elicitation/create" => __rt::check::text::<ElicitResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "sampling/createMessage" => R::read::<CreateMessageResult>(text),
+                "roots/list" => R::read::<ListRootsResult>(text),
+                "elicitation/create" => R::read::<ElicitResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )

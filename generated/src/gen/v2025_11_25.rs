@@ -28714,74 +28714,71 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "action",
+                "content",
+                "createdAt",
+                "lastUpdatedAt",
+                "model",
+                "nextCursor",
+                "pollInterval",
+                "role",
+                "roots",
+                "status",
+                "statusMessage",
+                "stopReason",
+                "taskId",
+                "tasks",
+                "ttl",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1010010000011000,
+                    declared: 0b1010110010011001,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1010010000011000,
+                    declared: 0b1010110010011001,
+                },
+                __rt::Shape {
+                    deciding: 0b100000001000000,
+                    required: 0b100000000000000,
+                    declared: 0b100000001000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000100100000,
+                    required: 0b100100100,
+                    declared: 0b1000100100101,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000,
+                    required: 0b1000000000,
+                    declared: 0b1000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "action",
-                        "content",
-                        "createdAt",
-                        "lastUpdatedAt",
-                        "model",
-                        "nextCursor",
-                        "pollInterval",
-                        "role",
-                        "roots",
-                        "status",
-                        "statusMessage",
-                        "stopReason",
-                        "taskId",
-                        "tasks",
-                        "ttl",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1010010000011000,
-                            declared: 0b1010110010011001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1010010000011000,
-                            declared: 0b1010110010011001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000001000000,
-                            required: 0b100000000000000,
-                            declared: 0b100000001000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000100100000,
-                            required: 0b100100100,
-                            declared: 0b1000100100101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000,
-                            required: 0b1000000000,
-                            declared: 0b1000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -28813,7 +28810,41 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<GetTaskResult>(),
+                            2usize => rest.check::<GetTaskPayloadResult>(),
+                            3usize => rest.check::<CancelTaskResult>(),
+                            4usize => rest.check::<ListTasksResult>(),
+                            5usize => rest.check::<CreateMessageResult>(),
+                            6usize => rest.check::<ListRootsResult>(),
+                            7usize => rest.check::<ElicitResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for CompleteRequest {
@@ -30070,27 +30101,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -30113,7 +30141,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for EnumSchema {
@@ -30129,53 +30185,50 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "enumNames",
+                "items",
+                "maxItems",
+                "minItems",
+                "oneOf",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000100,
+                    declared: 0b1100000111,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000,
+                    required: 0b1010000000,
+                    declared: 0b1110000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000010000,
+                    declared: 0b1101110011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000010000,
+                    declared: 0b1101110011,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1000000100,
+                    declared: 0b1100001111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "oneOf",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000100,
-                            declared: 0b1100000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000,
-                            required: 0b1010000000,
-                            declared: 0b1110000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000100,
-                            declared: 0b1100001111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -30216,23 +30269,52 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            1usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            2usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            3usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            4usize => rest.check::<LegacyTitledEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
             match __rt::read_partition(map, "type")? {
                 __rt::Partitioned::Read(value, read, map) => {
                     match value.as_deref() {
                         ::core::option::Option::Some("array") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b1100)
+                            streamed(read, map, 0b1100)
                         }
                         ::core::option::Option::Some("string") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b10011)
+                            streamed(read, map, 0b10011)
                         }
                         ::core::option::Option::Some(_) => {
                             ::core::result::Result::Err(
                                 __rt::check::left_to_the_decoder(),
                             )
                         }
-                        ::core::option::Option::None => {
-                            matched(__rt::buffer_rest(read, map)?, !0)
-                        }
+                        ::core::option::Option::None => streamed(read, map, !0),
                     }
                 }
                 __rt::Partitioned::Text(_) => {
@@ -31237,37 +31319,41 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "error",
+                "id",
+                "jsonrpc",
+                "method",
+                "params",
+                "result",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1110,
+                    declared: 0b11110,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1100,
+                    declared: 0b11100,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100110,
+                    declared: 0b100110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b101,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -31296,7 +31382,37 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcRequest>(),
+                            1usize => rest.check::<JsonRpcNotification>(),
+                            2usize => rest.check::<JsonRpcResultResponse>(),
+                            3usize => rest.check::<JsonRpcErrorResponse>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcNotification {
@@ -31406,27 +31522,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["error", "id", "jsonrpc", "result"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1110,
+                    declared: 0b1110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b101,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1110,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -31449,7 +31562,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcResultResponse>(),
+                            1usize => rest.check::<JsonRpcErrorResponse>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcResultResponse {
@@ -32358,35 +32499,32 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "items",
+                "maxItems",
+                "minItems",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000100,
+                    declared: 0b1111111,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000100,
+                    declared: 0b1111111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -32409,7 +32547,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            1usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for Notification {
@@ -32767,74 +32933,71 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "enumNames",
+                "format",
+                "items",
+                "maxItems",
+                "maxLength",
+                "maximum",
+                "minItems",
+                "minLength",
+                "minimum",
+                "oneOf",
+                "pattern",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b10010010010000,
+                    required: 0b1000000000000000,
+                    declared: 0b1110010010010011,
+                },
+                __rt::Shape {
+                    deciding: 0b100100000000,
+                    required: 0b1000000000000000,
+                    declared: 0b1100100100000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000000000,
+                    declared: 0b1100000000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000000100,
+                    declared: 0b1100000000000111,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000,
+                    required: 0b1001000000000000,
+                    declared: 0b1101000000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000100000,
+                    declared: 0b1100001001100011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000100000,
+                    declared: 0b1100001001100011,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1000000000000100,
+                    declared: 0b1100000000001111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "format",
-                        "items",
-                        "maxItems",
-                        "maxLength",
-                        "maximum",
-                        "minItems",
-                        "minLength",
-                        "minimum",
-                        "oneOf",
-                        "pattern",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10010010010000,
-                            required: 0b1000000000000000,
-                            declared: 0b1110010010010011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1100100100000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000000,
-                            declared: 0b1100000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1001000000000000,
-                            declared: 0b1101000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000001111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<StringSchema, E>(&value),
@@ -32878,11 +33041,45 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<StringSchema>(),
+                            1usize => rest.check::<NumberSchema>(),
+                            2usize => rest.check::<BooleanSchema>(),
+                            3usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            4usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            5usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            6usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            7usize => rest.check::<LegacyTitledEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
             match __rt::read_partition(map, "type")? {
                 __rt::Partitioned::Read(value, read, map) => {
                     match value.as_deref() {
                         ::core::option::Option::Some("array") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b1100000)
+                            streamed(read, map, 0b1100000)
                         }
                         ::core::option::Option::Some("boolean") => {
                             <BooleanSchema as __rt::check::CheckMap>::check_map(
@@ -32903,16 +33100,14 @@ pub mod __verdict {
                             )
                         }
                         ::core::option::Option::Some("string") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b10011001)
+                            streamed(read, map, 0b10011001)
                         }
                         ::core::option::Option::Some(_) => {
                             ::core::result::Result::Err(
                                 __rt::check::left_to_the_decoder(),
                             )
                         }
-                        ::core::option::Option::None => {
-                            matched(__rt::buffer_rest(read, map)?, !0)
-                        }
+                        ::core::option::Option::None => streamed(read, map, !0),
                     }
                 }
                 __rt::Partitioned::Text(_) => {
@@ -33458,27 +33653,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -33501,7 +33693,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for RelatedTaskMetadata {
@@ -34821,113 +35041,110 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "createdAt",
+                "description",
+                "instructions",
+                "isError",
+                "lastUpdatedAt",
+                "messages",
+                "nextCursor",
+                "pollInterval",
+                "prompts",
+                "protocolVersion",
+                "resourceTemplates",
+                "resources",
+                "serverInfo",
+                "status",
+                "statusMessage",
+                "structuredContent",
+                "taskId",
+                "tasks",
+                "tools",
+                "ttl",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b100100000010000010,
+                    required: 0b100100000000000010,
+                    declared: 0b100100000010000011,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000000,
+                    required: 0b10000000000000000,
+                    declared: 0b10000100000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000000,
+                    required: 0b1000000000000000,
+                    declared: 0b1000100000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000,
+                    required: 0b10000,
+                    declared: 0b10001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000,
+                    required: 0b10000000000000,
+                    declared: 0b10100000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10001000000,
+                    required: 0b10000000000,
+                    declared: 0b10001000001,
+                },
+                __rt::Shape {
+                    deciding: 0b100000000000000000000000,
+                    required: 0b100000000000000000000000,
+                    declared: 0b100000000000100000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b100000000000100001000,
+                    required: 0b1000,
+                    declared: 0b100000000000100001001,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1001001000000001000100000,
+                    declared: 0b1001011000001001000100001,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b1,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1001001000000001000100000,
+                    declared: 0b1001011000001001000100001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000000000000,
+                    required: 0b10000000000000000000000,
+                    declared: 0b10000000000100000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b100,
+                    declared: 0b101,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "createdAt",
-                        "description",
-                        "instructions",
-                        "isError",
-                        "lastUpdatedAt",
-                        "messages",
-                        "nextCursor",
-                        "pollInterval",
-                        "prompts",
-                        "protocolVersion",
-                        "resourceTemplates",
-                        "resources",
-                        "serverInfo",
-                        "status",
-                        "statusMessage",
-                        "structuredContent",
-                        "taskId",
-                        "tasks",
-                        "tools",
-                        "ttl",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000010000010,
-                            required: 0b100100000000000010,
-                            declared: 0b100100000010000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000,
-                            required: 0b10000000000000000,
-                            declared: 0b10000100000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1000100000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000,
-                            required: 0b10000,
-                            declared: 0b10001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000,
-                            required: 0b10000000000000,
-                            declared: 0b10100000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10001000000,
-                            required: 0b10000000000,
-                            declared: 0b10001000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000000000000000000000,
-                            required: 0b100000000000000000000000,
-                            declared: 0b100000000000100000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000000000100001000,
-                            required: 0b1000,
-                            declared: 0b100000000000100001001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1001001000000001000100000,
-                            declared: 0b1001011000001001000100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b1,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1001001000000001000100000,
-                            declared: 0b1001011000001001000100001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000000000,
-                            required: 0b10000000000000000000000,
-                            declared: 0b10000000000100000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100,
-                            declared: 0b101,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -34982,7 +35199,47 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<InitializeResult>(),
+                            2usize => rest.check::<ListResourcesResult>(),
+                            3usize => rest.check::<ListResourceTemplatesResult>(),
+                            4usize => rest.check::<ReadResourceResult>(),
+                            5usize => rest.check::<ListPromptsResult>(),
+                            6usize => rest.check::<GetPromptResult>(),
+                            7usize => rest.check::<ListToolsResult>(),
+                            8usize => rest.check::<CallToolResult>(),
+                            9usize => rest.check::<GetTaskResult>(),
+                            10usize => rest.check::<GetTaskPayloadResult>(),
+                            11usize => rest.check::<CancelTaskResult>(),
+                            12usize => rest.check::<ListTasksResult>(),
+                            13usize => rest.check::<CompleteResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for SetLevelRequest {
@@ -35127,27 +35384,31 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "oneOf",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b100100,
+                    declared: 0b110111,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b101000,
+                    declared: 0b111011,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["default", "description", "enum", "oneOf", "title", "type"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100100,
-                            declared: 0b110111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b101000,
-                            declared: 0b111011,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -35170,7 +35431,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            1usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for StringSchema {
@@ -37016,53 +37305,51 @@ pub mod __verdict {
     ) -> ::core::option::Option<__rt::check::Judged<'_>> {
         __rt::check::message::<ServerMessage>(text)
     }
-    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn client_request_result(
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "initialize" => __rt::check::text::<InitializeResult>(text),
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "initialize" => R::read::<InitializeResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "resources/list" => R::read::<ListResourcesResult>(text),
                 "resources/templates/list" => {
-                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                    R::read::<ListResourceTemplatesResult>(text)
                 }
-                "resources/read" => __rt::check::text::<ReadResourceResult>(text),
-                "resources/subscribe" => __rt::check::text::<EmptyResult>(text),
-                "resources/unsubscribe" => __rt::check::text::<EmptyResult>(text),
-                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
-                "prompts/get" => __rt::check::text::<GetPromptResult>(text),
-                "tools/list" => __rt::check::text::<ListToolsResult>(text),
-                "tools/call" => __rt::check::text::<CallToolResult>(text),
-                "tasks/get" => __rt::check::text::<GetTaskResult>(text),
-                "tasks/result" => __rt::check::text::<GetTaskPayloadResult>(text),
-                "tasks/cancel" => __rt::check::text::<CancelTaskResult>(text),
-                "tasks/list" => __rt::check::text::<ListTasksResult>(text),
-                "logging/setLevel" => __rt::check::text::<EmptyResult>(text),
-                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                "resources/read" => R::read::<ReadResourceResult>(text),
+                "resources/subscribe" => R::read::<EmptyResult>(text),
+                "resources/unsubscribe" => R::read::<EmptyResult>(text),
+                "prompts/list" => R::read::<ListPromptsResult>(text),
+                "prompts/get" => R::read::<GetPromptResult>(text),
+                "tools/list" => R::read::<ListToolsResult>(text),
+                "tools/call" => R::read::<CallToolResult>(text),
+                "tasks/get" => R::read::<GetTaskResult>(text),
+                "tasks/result" => R::read::<GetTaskPayloadResult>(text),
+                "tasks/cancel" => R::read::<CancelTaskResult>(text),
+                "tasks/list" => R::read::<ListTasksResult>(text),
+                "logging/setLevel" => R::read::<EmptyResult>(text),
+                "completion/complete" => R::read::<CompleteResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )
     }
-    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn server_request_result(
+    /// Whether `text` is a result of the `ServerRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn server_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "ping" => __rt::check::text::<EmptyResult>(text),
-                "tasks/get" => __rt::check::text::<GetTaskResult>(text),
-                "tasks/result" => __rt::check::text::<GetTaskPayloadResult>(text),
-                "tasks/cancel" => __rt::check::text::<CancelTaskResult>(text),
-                "tasks/list" => __rt::check::text::<ListTasksResult>(text),
-                "sampling/createMessage" => {
-                    __rt::check::text::<CreateMessageResult>(text)
-                }
-                "roots/list" => __rt::check::text::<ListRootsResult>(text),
-                "elicitation/create" => __rt::check::text::<ElicitResult>(text),
+                "ping" => R::read::<EmptyResult>(text),
+                "tasks/get" => R::read::<GetTaskResult>(text),
+                "tasks/result" => R::read::<GetTaskPayloadResult>(text),
+                "tasks/cancel" => R::read::<CancelTaskResult>(text),
+                "tasks/list" => R::read::<ListTasksResult>(text),
+                "sampling/createMessage" => R::read::<CreateMessageResult>(text),
+                "roots/list" => R::read::<ListRootsResult>(text),
+                "elicitation/create" => R::read::<ElicitResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )

@@ -28209,27 +28209,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -28252,7 +28249,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for EnumSchema {
@@ -28268,53 +28293,50 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "enumNames",
+                "items",
+                "maxItems",
+                "minItems",
+                "oneOf",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000100,
+                    declared: 0b1100000111,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000,
+                    required: 0b1010000000,
+                    declared: 0b1110000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000010000,
+                    declared: 0b1101110011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000010000,
+                    declared: 0b1101110011,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1000000100,
+                    declared: 0b1100001111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "oneOf",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000100,
-                            declared: 0b1100000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000,
-                            required: 0b1010000000,
-                            declared: 0b1110000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000010000,
-                            declared: 0b1101110011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000100,
-                            declared: 0b1100001111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -28355,23 +28377,52 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            1usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            2usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            3usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            4usize => rest.check::<LegacyTitledEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
             match __rt::read_partition(map, "type")? {
                 __rt::Partitioned::Read(value, read, map) => {
                     match value.as_deref() {
                         ::core::option::Option::Some("array") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b1100)
+                            streamed(read, map, 0b1100)
                         }
                         ::core::option::Option::Some("string") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b10011)
+                            streamed(read, map, 0b10011)
                         }
                         ::core::option::Option::Some(_) => {
                             ::core::result::Result::Err(
                                 __rt::check::left_to_the_decoder(),
                             )
                         }
-                        ::core::option::Option::None => {
-                            matched(__rt::buffer_rest(read, map)?, !0)
-                        }
+                        ::core::option::Option::None => streamed(read, map, !0),
                     }
                 }
                 __rt::Partitioned::Text(_) => {
@@ -29055,40 +29106,37 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "action",
+                "content",
+                "model",
+                "role",
+                "roots",
+                "stopReason",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1011001,
+                    required: 0b11100,
+                    declared: 0b1011101,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100000,
+                    declared: 0b100000,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10,
+                    declared: 0b110,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "action",
-                        "content",
-                        "model",
-                        "role",
-                        "roots",
-                        "stopReason",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1011001,
-                            required: 0b11100,
-                            declared: 0b1011101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000,
-                            declared: 0b100000,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10,
-                            declared: 0b110,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -29106,7 +29154,36 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<CreateMessageResult>(),
+                            1usize => rest.check::<ListRootsResult>(),
+                            2usize => rest.check::<ElicitResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for InputResponseRequestParams {
@@ -29340,37 +29417,41 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "error",
+                "id",
+                "jsonrpc",
+                "method",
+                "params",
+                "result",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1110,
+                    declared: 0b11110,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1100,
+                    declared: 0b11100,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100110,
+                    declared: 0b100110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b101,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "method", "params", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1110,
-                            declared: 0b11110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1100,
-                            declared: 0b11100,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100110,
-                            declared: 0b100110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -29399,7 +29480,37 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcRequest>(),
+                            1usize => rest.check::<JsonRpcNotification>(),
+                            2usize => rest.check::<JsonRpcResultResponse>(),
+                            3usize => rest.check::<JsonRpcErrorResponse>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcNotification {
@@ -29509,27 +29620,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["error", "id", "jsonrpc", "result"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1110,
+                    declared: 0b1110,
+                },
+                __rt::Shape {
+                    deciding: 0b1,
+                    required: 0b101,
+                    declared: 0b111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["error", "id", "jsonrpc", "result"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1110,
-                            declared: 0b1110,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1,
-                            required: 0b101,
-                            declared: 0b111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -29552,7 +29660,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<JsonRpcResultResponse>(),
+                            1usize => rest.check::<JsonRpcErrorResponse>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for JsonRpcResultResponse {
@@ -30861,35 +30997,32 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "items",
+                "maxItems",
+                "minItems",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000100,
+                    declared: 0b1111111,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000100,
+                    declared: 0b1111111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "items",
-                        "maxItems",
-                        "minItems",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000100,
-                            declared: 0b1111111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -30912,7 +31045,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            1usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for Notification {
@@ -31273,74 +31434,71 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "enumNames",
+                "format",
+                "items",
+                "maxItems",
+                "maxLength",
+                "maximum",
+                "minItems",
+                "minLength",
+                "minimum",
+                "oneOf",
+                "pattern",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b10010010010000,
+                    required: 0b1000000000000000,
+                    declared: 0b1110010010010011,
+                },
+                __rt::Shape {
+                    deciding: 0b100100000000,
+                    required: 0b1000000000000000,
+                    declared: 0b1100100100000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000000000,
+                    declared: 0b1100000000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000000100,
+                    declared: 0b1100000000000111,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000,
+                    required: 0b1001000000000000,
+                    declared: 0b1101000000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000100000,
+                    declared: 0b1100001001100011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1000000000100000,
+                    declared: 0b1100001001100011,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1000000000000100,
+                    declared: 0b1100000000001111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "default",
-                        "description",
-                        "enum",
-                        "enumNames",
-                        "format",
-                        "items",
-                        "maxItems",
-                        "maxLength",
-                        "maximum",
-                        "minItems",
-                        "minLength",
-                        "minimum",
-                        "oneOf",
-                        "pattern",
-                        "title",
-                        "type",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b10010010010000,
-                            required: 0b1000000000000000,
-                            declared: 0b1110010010010011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100100000000,
-                            required: 0b1000000000000000,
-                            declared: 0b1100100100000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000000,
-                            declared: 0b1100000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b1001000000000000,
-                            declared: 0b1101000000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1000000000100000,
-                            declared: 0b1100001001100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000000000000100,
-                            declared: 0b1100000000001111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<StringSchema, E>(&value),
@@ -31384,11 +31542,45 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<StringSchema>(),
+                            1usize => rest.check::<NumberSchema>(),
+                            2usize => rest.check::<BooleanSchema>(),
+                            3usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            4usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            5usize => rest.check::<UntitledMultiSelectEnumSchema>(),
+                            6usize => rest.check::<TitledMultiSelectEnumSchema>(),
+                            7usize => rest.check::<LegacyTitledEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
             match __rt::read_partition(map, "type")? {
                 __rt::Partitioned::Read(value, read, map) => {
                     match value.as_deref() {
                         ::core::option::Option::Some("array") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b1100000)
+                            streamed(read, map, 0b1100000)
                         }
                         ::core::option::Option::Some("boolean") => {
                             <BooleanSchema as __rt::check::CheckMap>::check_map(
@@ -31409,16 +31601,14 @@ pub mod __verdict {
                             )
                         }
                         ::core::option::Option::Some("string") => {
-                            matched(__rt::buffer_rest(read, map)?, 0b10011001)
+                            streamed(read, map, 0b10011001)
                         }
                         ::core::option::Option::Some(_) => {
                             ::core::result::Result::Err(
                                 __rt::check::left_to_the_decoder(),
                             )
                         }
-                        ::core::option::Option::None => {
-                            matched(__rt::buffer_rest(read, map)?, !0)
-                        }
+                        ::core::option::Option::None => streamed(read, map, !0),
                     }
                 }
                 __rt::Partitioned::Text(_) => {
@@ -31974,27 +32164,24 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &["_meta", "blob", "mimeType", "text", "uri"];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b11000,
+                    declared: 0b11101,
+                },
+                __rt::Shape {
+                    deciding: 0b10,
+                    required: 0b10010,
+                    declared: 0b10111,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["_meta", "blob", "mimeType", "text", "uri"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b11000,
-                            declared: 0b11101,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10,
-                            required: 0b10010,
-                            declared: 0b10111,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -32017,7 +32204,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<TextResourceContents>(),
+                            1usize => rest.check::<BlobResourceContents>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for ReadResourceResultResponse {
@@ -33192,99 +33407,96 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "_meta",
+                "cacheScope",
+                "capabilities",
+                "completion",
+                "content",
+                "contents",
+                "description",
+                "inputRequests",
+                "instructions",
+                "isError",
+                "messages",
+                "nextCursor",
+                "prompts",
+                "requestState",
+                "resourceTemplates",
+                "resources",
+                "resultType",
+                "structuredContent",
+                "supportedVersions",
+                "tools",
+                "ttlMs",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b0,
+                    declared: 0b10000000000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000010000000,
+                    required: 0b0,
+                    declared: 0b10010000010000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000100000100,
+                    required: 0b101000000000000000110,
+                    declared: 0b101010000000100000111,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000000,
+                    required: 0b100001000000000000010,
+                    declared: 0b100011000100000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b100000000000000,
+                    required: 0b100000100000000000010,
+                    declared: 0b100010100100000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b100000,
+                    required: 0b100000000000000100010,
+                    declared: 0b100010000000000100011,
+                },
+                __rt::Shape {
+                    deciding: 0b0,
+                    required: 0b1,
+                    declared: 0b10000000000000001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000000000000,
+                    required: 0b100000001000000000010,
+                    declared: 0b100010001100000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b10001000000,
+                    required: 0b10000000000,
+                    declared: 0b10000010001000001,
+                },
+                __rt::Shape {
+                    deciding: 0b10000000000000000000,
+                    required: 0b110000000000000000010,
+                    declared: 0b110010000100000000011,
+                },
+                __rt::Shape {
+                    deciding: 0b100000001000010000,
+                    required: 0b10000,
+                    declared: 0b110000001000010001,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b1000,
+                    declared: 0b10000000000001001,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &[
-                        "_meta",
-                        "cacheScope",
-                        "capabilities",
-                        "completion",
-                        "content",
-                        "contents",
-                        "description",
-                        "inputRequests",
-                        "instructions",
-                        "isError",
-                        "messages",
-                        "nextCursor",
-                        "prompts",
-                        "requestState",
-                        "resourceTemplates",
-                        "resources",
-                        "resultType",
-                        "structuredContent",
-                        "supportedVersions",
-                        "tools",
-                        "ttlMs",
-                    ],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b0,
-                            declared: 0b10000000000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000010000000,
-                            required: 0b0,
-                            declared: 0b10010000010000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000100000100,
-                            required: 0b101000000000000000110,
-                            declared: 0b101010000000100000111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000000,
-                            required: 0b100001000000000000010,
-                            declared: 0b100011000100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000000000000,
-                            required: 0b100000100000000000010,
-                            declared: 0b100010100100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000,
-                            required: 0b100000000000000100010,
-                            declared: 0b100010000000000100011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b0,
-                            required: 0b1,
-                            declared: 0b10000000000000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000000000000,
-                            required: 0b100000001000000000010,
-                            declared: 0b100010001100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10001000000,
-                            required: 0b10000000000,
-                            declared: 0b10000010001000001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b10000000000000000000,
-                            required: 0b110000000000000000010,
-                            declared: 0b110010000100000000011,
-                        },
-                        __rt::Shape {
-                            deciding: 0b100000001000010000,
-                            required: 0b10000,
-                            declared: 0b110000001000010001,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b1000,
-                            declared: 0b10000000000001001,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => __rt::check::matched_member::<Result, E>(&value),
@@ -33335,7 +33547,45 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<Result>(),
+                            1usize => rest.check::<InputRequiredResult>(),
+                            2usize => rest.check::<DiscoverResult>(),
+                            3usize => rest.check::<ListResourcesResult>(),
+                            4usize => rest.check::<ListResourceTemplatesResult>(),
+                            5usize => rest.check::<ReadResourceResult>(),
+                            6usize => rest.check::<SubscriptionsListenResult>(),
+                            7usize => rest.check::<ListPromptsResult>(),
+                            8usize => rest.check::<GetPromptResult>(),
+                            9usize => rest.check::<ListToolsResult>(),
+                            10usize => rest.check::<CallToolResult>(),
+                            11usize => rest.check::<CompleteResult>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for SingleSelectEnumSchema {
@@ -33351,27 +33601,31 @@ pub mod __verdict {
             map: A,
             _: ::core::option::Option<&str>,
         ) -> ::core::result::Result<(), A::Error> {
+            const NAMES: &[&str] = &[
+                "default",
+                "description",
+                "enum",
+                "oneOf",
+                "title",
+                "type",
+            ];
+            const SHAPES: &[__rt::Shape] = &[
+                __rt::Shape {
+                    deciding: 0b100,
+                    required: 0b100100,
+                    declared: 0b110111,
+                },
+                __rt::Shape {
+                    deciding: 0b1000,
+                    required: 0b101000,
+                    declared: 0b111011,
+                },
+            ];
             fn matched<'de, E: __rt::serde::de::Error>(
                 object: __rt::Buffered<'de>,
                 candidates: u64,
             ) -> ::core::result::Result<(), E> {
-                let (value, order) = __rt::structural(
-                    object,
-                    &["default", "description", "enum", "oneOf", "title", "type"],
-                    &[
-                        __rt::Shape {
-                            deciding: 0b100,
-                            required: 0b100100,
-                            declared: 0b110111,
-                        },
-                        __rt::Shape {
-                            deciding: 0b1000,
-                            required: 0b101000,
-                            declared: 0b111011,
-                        },
-                    ],
-                    candidates,
-                );
+                let (value, order) = __rt::structural(object, NAMES, SHAPES, candidates);
                 for case in order {
                     let tried = match case {
                         0usize => {
@@ -33394,7 +33648,35 @@ pub mod __verdict {
                 }
                 ::core::result::Result::Err(__rt::check::left_to_the_decoder())
             }
-            matched(__rt::buffer_object(map)?, !0)
+            fn streamed<'de, A: __rt::serde::de::MapAccess<'de>>(
+                read: __rt::Buffered<'de>,
+                map: A,
+                candidates: u64,
+            ) -> ::core::result::Result<(), A::Error> {
+                match __rt::check::read_to_deciding(
+                    read,
+                    map,
+                    NAMES,
+                    SHAPES,
+                    candidates,
+                )? {
+                    __rt::check::Deciding::Found(case, rest) => {
+                        match case {
+                            0usize => rest.check::<UntitledSingleSelectEnumSchema>(),
+                            1usize => rest.check::<TitledSingleSelectEnumSchema>(),
+                            _ => {
+                                ::core::result::Result::Err(
+                                    __rt::check::left_to_the_decoder(),
+                                )
+                            }
+                        }
+                    }
+                    __rt::check::Deciding::Exhausted(object) => {
+                        matched(object, candidates)
+                    }
+                }
+            }
+            streamed(::core::default::Default::default(), map, !0)
         }
     }
     impl __rt::check::Check for StringSchema {
@@ -34918,29 +35200,25 @@ pub mod __verdict {
     ) -> ::core::option::Option<__rt::check::Judged<'_>> {
         __rt::check::message::<ServerMessage>(text)
     }
-    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint (`Some(false)` says nothing: decode it to see); `None` for a method of no request of the set.
-    pub fn client_request_result(
+    /// Whether `text` is a result of the `ClientRequest` request `method` that decodes and keeps every constraint, as the reading `R` reads it (with `Passes`, `Some(false)` says nothing, decode it to see); `None` for a method of no request of the set.
+    pub fn client_request_result<'t, R: __rt::check::ReadResult<'t>>(
         method: &str,
-        text: &str,
-    ) -> ::core::option::Option<bool> {
+        text: &'t str,
+    ) -> ::core::option::Option<R::Out> {
         ::core::option::Option::Some(
             match method {
-                "server/discover" => __rt::check::text::<DiscoverResult>(text),
-                "resources/list" => __rt::check::text::<ListResourcesResult>(text),
+                "server/discover" => R::read::<DiscoverResult>(text),
+                "resources/list" => R::read::<ListResourcesResult>(text),
                 "resources/templates/list" => {
-                    __rt::check::text::<ListResourceTemplatesResult>(text)
+                    R::read::<ListResourceTemplatesResult>(text)
                 }
-                "resources/read" => {
-                    __rt::check::text::<ReadResourceResultResponseResult>(text)
-                }
-                "subscriptions/listen" => {
-                    __rt::check::text::<SubscriptionsListenResult>(text)
-                }
-                "prompts/list" => __rt::check::text::<ListPromptsResult>(text),
-                "prompts/get" => __rt::check::text::<GetPromptResultResponseResult>(text),
-                "tools/list" => __rt::check::text::<ListToolsResult>(text),
-                "tools/call" => __rt::check::text::<CallToolResultResponseResult>(text),
-                "completion/complete" => __rt::check::text::<CompleteResult>(text),
+                "resources/read" => R::read::<ReadResourceResultResponseResult>(text),
+                "subscriptions/listen" => R::read::<SubscriptionsListenResult>(text),
+                "prompts/list" => R::read::<ListPromptsResult>(text),
+                "prompts/get" => R::read::<GetPromptResultResponseResult>(text),
+                "tools/list" => R::read::<ListToolsResult>(text),
+                "tools/call" => R::read::<CallToolResultResponseResult>(text),
+                "completion/complete" => R::read::<CompleteResult>(text),
                 _ => return ::core::option::Option::None,
             },
         )
