@@ -93,13 +93,14 @@ impl<'de> ReadResult<'de> for NotingResultType {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
-                let noting = Noting {
+                let watched = Watched {
                     map,
-                    name: "resultType",
-                    at_name: false,
-                    noted: self.0,
+                    names: &[],
+                    present: &mut 0,
+                    noted: Some(("resultType", self.0)),
+                    at_noted: false,
                 };
-                T::check_map(noting, None)
+                T::check_map(watched, None)
             }
         }
         let mut noted = ResultType::Absent;
@@ -112,16 +113,18 @@ impl<'de> ReadResult<'de> for NotingResultType {
     }
 }
 
-/// An object's map that notes the value of its member `name` as it hands it on.
-struct Noting<'a, 'de, A> {
+/// An object's map that watches its members as it hands them on: which of a union's sorted
+/// `names` it holds (in `present`), and the value of the member `noted` names, when a string.
+struct Watched<'a, 'de, A> {
     map: A,
-    name: &'static str,
-    /// Whether the key just handed on is `name`.
-    at_name: bool,
-    noted: &'a mut ResultType<'de>,
+    names: &'a [&'a str],
+    present: &'a mut u64,
+    noted: Option<(&'static str, &'a mut ResultType<'de>)>,
+    /// Whether the key just handed on is the noted member's.
+    at_noted: bool,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Noting<'_, 'de, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Watched<'_, 'de, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -131,17 +134,24 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Noting<'_, 'de, A> {
         let Some(key) = self.map.next_key::<Key<'de>>()? else {
             return Ok(None);
         };
-        self.at_name = key.as_str() == self.name;
+        if let Ok(bit) = self.names.binary_search(&key.as_str()) {
+            *self.present |= 1 << bit;
+        }
+        self.at_noted = self
+            .noted
+            .as_ref()
+            .is_some_and(|(name, _)| key.as_str() == *name);
         seed.deserialize(super::buffer::str_deserializer(key.0))
             .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        if !std::mem::take(&mut self.at_name) {
-            return self.map.next_value_seed(seed);
-        }
+        let noted = match &mut self.noted {
+            Some((_, noted)) if std::mem::take(&mut self.at_noted) => noted,
+            _ => return self.map.next_value_seed(seed),
+        };
         let value: super::buffer::Captured<'de> = self.map.next_value()?;
-        *self.noted = match value.as_str() {
+        **noted = match value.as_str() {
             Some(text) => ResultType::String(text),
             None => ResultType::NotAString,
         };
@@ -567,47 +577,20 @@ impl<'de, A: MapAccess<'de>> Streamed<'de, '_, A> {
     /// (another member would be tried first: left to the decoder).
     pub fn check<T: CheckMap>(self) -> Result<(), A::Error> {
         let mut present = 0u64;
-        let noting = Present {
+        let watched = Watched {
             map: self.rest,
             names: self.names,
             present: &mut present,
+            noted: None,
+            at_noted: false,
         };
-        T::check_map(noting, None)?;
+        T::check_map(watched, None)?;
         let mut order = super::union::trial_order(self.shapes, present, self.candidates);
         if order.next() == Some(self.case) {
             Ok(())
         } else {
             Err(left_to_the_decoder())
         }
-    }
-}
-
-/// An object's map that notes which of the union's sorted `names` it holds as it hands them on.
-struct Present<'a, 's, A> {
-    map: A,
-    names: &'s [&'s str],
-    present: &'a mut u64,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Present<'_, '_, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        let Some(key) = self.map.next_key::<Key<'de>>()? else {
-            return Ok(None);
-        };
-        if let Ok(bit) = self.names.binary_search(&key.as_str()) {
-            *self.present |= 1 << bit;
-        }
-        seed.deserialize(super::buffer::str_deserializer(key.0))
-            .map(Some)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        self.map.next_value_seed(seed)
     }
 }
 
