@@ -289,9 +289,10 @@ fn check_options(
             "an enum needs at least one option: a select without options accepts no answer".into(),
         );
     }
-    let values: Vec<&str> = options.values().collect();
-    for (index, value) in values.iter().enumerate() {
-        if values[..index].contains(value) {
+    // Hashed: a peer's form may list any number of options (compared pairwise, their square).
+    let mut seen = std::collections::HashSet::new();
+    for (index, value) in options.values().enumerate() {
+        if !seen.insert(value) {
             let one_of = one_of && matches!(options, EnumOptions::Titled(_));
             report(
                 option_pointer(options, at, multi, index),

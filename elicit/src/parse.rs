@@ -564,12 +564,20 @@ fn unique<'a>(
     at: impl Fn(usize) -> String,
 ) -> Result<(), SchemaError> {
     let values: Vec<&str> = values.collect();
-    for (index, value) in values.iter().enumerate() {
-        if values[..index].contains(value) {
-            return fail(at(index), format!("duplicate option value `{value}`"));
-        }
+    match first_repeat(values.iter().copied()) {
+        Some(index) => fail(
+            at(index),
+            format!("duplicate option value `{}`", values[index]),
+        ),
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The index of the first item equal to an earlier one: hashed, as a peer's schema may have
+/// any number of members or options (compared pairwise, their square).
+fn first_repeat<'a>(mut items: impl Iterator<Item = &'a str>) -> Option<usize> {
+    let mut seen = std::collections::HashSet::new();
+    items.position(|item| !seen.insert(item))
 }
 
 /// The members of an object, refusing duplicate keys.
@@ -577,12 +585,13 @@ fn object<'a>(node: &'a Node, at: &str, what: &str) -> Result<&'a Members, Schem
     let Node::Object(members) = node else {
         return fail(at, format!("{what}, not {}", node.kind()));
     };
-    for (index, (key, _)) in members.iter().enumerate() {
-        if members[..index].iter().any(|(earlier, _)| earlier == key) {
-            return fail(pointer(at, key), format!("duplicate key `{key}`"));
+    match first_repeat(members.iter().map(|(key, _)| key.as_str())) {
+        Some(index) => {
+            let key = &members[index].0;
+            fail(pointer(at, key), format!("duplicate key `{key}`"))
         }
+        None => Ok(members),
     }
-    Ok(members)
 }
 
 fn find<'a>(members: &'a Members, key: &str) -> Option<&'a Node> {
@@ -636,5 +645,52 @@ fn number(node: &Node, at: &str, what: &str) -> Result<Number, SchemaError> {
     match node {
         Node::Number(n) => Ok(n.clone()),
         other => fail(at, format!("{what} must be a number, not {}", other.kind())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::RequestedSchema;
+
+    /// A key or an option value written twice is refused at the first repeat, wherever it is
+    /// among many (the search hashes them).
+    #[test]
+    fn the_first_repeat_is_refused_where_it_is() {
+        let property = |i: usize| format!("\"p{i}\":{{\"type\":\"string\"}}");
+        let mut properties: Vec<String> = (0..40).map(property).collect();
+        properties[31] = property(7);
+        properties[35] = property(9);
+        let schema = format!(
+            "{{\"type\":\"object\",\"properties\":{{{}}}}}",
+            properties.join(",")
+        );
+        let error = RequestedSchema::parse_str(&schema).unwrap_err();
+        assert_eq!(error.pointer, "/properties/p7");
+        assert_eq!(error.message, "duplicate key `p7`");
+
+        // Titled by `enumNames`, where a repeated value is refused as it is read.
+        let mut options: Vec<String> = (0..40).map(|i| format!("\"o{i}\"")).collect();
+        options[33] = "\"o2\"".to_owned();
+        let (options, titles) = (options.join(","), vec!["\"t\""; 40].join(","));
+        let schema = format!(
+            "{{\"type\":\"object\",\"properties\":{{\"p\":{{\"type\":\"string\",\
+             \"enum\":[{options}],\"enumNames\":[{titles}]}}}}}}"
+        );
+        let error = RequestedSchema::parse_str(&schema).unwrap_err();
+        assert_eq!(error.pointer, "/properties/p/enum/33");
+        assert_eq!(error.message, "duplicate option value `o2`");
+
+        let distinct: Vec<String> = (0..40).map(property).collect();
+        let schema = format!(
+            "{{\"type\":\"object\",\"properties\":{{{}}}}}",
+            distinct.join(",")
+        );
+        assert_eq!(
+            RequestedSchema::parse_str(&schema)
+                .unwrap()
+                .properties
+                .len(),
+            40
+        );
     }
 }

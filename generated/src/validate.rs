@@ -607,10 +607,12 @@ fn is_base64(text: &str) -> bool {
         return false;
     }
     let padding = bytes.iter().rev().take_while(|&&b| b == b'=').count();
+    // By blocks, each judged without an early exit, which the compiler turns into vector
+    // code: an image's data is thousands of bytes.
+    let in_alphabet = |b: u8| b.is_ascii_alphanumeric() | (b == b'+') | (b == b'/');
     padding <= 2
-        && bytes[..bytes.len() - padding]
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        && (bytes[..bytes.len() - padding].chunks(64))
+            .all(|block| block.iter().fold(true, |all, &b| all & in_alphabet(b)))
 }
 
 /// Whether `source` matches anywhere in `text`, by `mcp-elicit`'s engine. Each pattern of the

@@ -499,6 +499,31 @@ fn the_verdict_path_passes_only_what_decodes_and_validates() {
     assert!(passed > 4000, "{passed}");
 }
 
+/// Undeclared members past the few the verdict path compares one by one (it hashes the rest,
+/// so that a peer's object of many members is not judged in their square): each name still
+/// once, as the decoder takes them.
+#[test]
+fn many_undeclared_members_are_each_taken_once() {
+    let members = |repeat: Option<(usize, usize)>| {
+        (0..40)
+            .map(|i| match repeat {
+                Some((at, earlier)) if i == at => format!("\"m{earlier}\":{i}"),
+                _ => format!("\"m{i}\":{i}"),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let (check, validate) = VERDICTS[3];
+    // A repeat among the first few, and one of a name before the hashing began, found after it.
+    for repeat in [None, Some((5, 2)), Some((30, 3)), Some((39, 20))] {
+        let text = format!("{{\"name\":\"echo\",{}}}", members(repeat));
+        let passed = check("CallToolRequestParams", &text).expect("a definition");
+        let valid = matches!(validate("CallToolRequestParams", &text), Some(Ok(Ok(()))));
+        assert_eq!(passed, repeat.is_none(), "{text}");
+        assert_eq!(valid, repeat.is_none(), "{text}");
+    }
+}
+
 /// How many values are drawn per type (CI's budget; `MCP_TYPED_DRAWS` runs more).
 fn draws() -> u64 {
     std::env::var("MCP_TYPED_DRAWS").map_or(6, |n| n.parse().expect("MCP_TYPED_DRAWS: a number"))

@@ -134,7 +134,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Watched<'_, 'de, A> {
         let Some(key) = self.map.next_key::<Key<'de>>()? else {
             return Ok(None);
         };
-        if let Ok(bit) = self.names.binary_search(&key.as_str()) {
+        if let Some(bit) = super::union::name_bit(self.names, key.as_str()) {
             *self.present |= 1 << bit;
         }
         self.at_noted = self
@@ -271,11 +271,17 @@ pub fn nullable_integer_member<'de, A: MapAccess<'de>>(
 }
 
 /// The undeclared members of an object that allows them: each name once (the decoders keep
-/// them in a map that refuses a second), each value of type `V`.
+/// them in a map that refuses a second), each value of type `V`. The first few names are
+/// compared one by one; past them, they are kept in a hash set, so that an object of many
+/// members (a peer's, of any size) costs as many lookups, not their square.
 #[derive(Debug, Default)]
 pub struct Extra<'de> {
     names: Vec<Key<'de>>,
+    many: std::collections::HashSet<std::borrow::Cow<'de, str>>,
 }
+
+/// How many names [`Extra`] compares one by one before it hashes them.
+const FEW_NAMES: usize = 16;
 
 impl<'de> Extra<'de> {
     /// The member `name`'s value, at a place with `rules`.
@@ -285,11 +291,26 @@ impl<'de> Extra<'de> {
         name: Key<'de>,
         rules: &'static [Rule],
     ) -> Result<(), A::Error> {
-        if self.names.iter().any(|seen| seen.as_str() == name.as_str()) {
+        let first = if self.names.len() < FEW_NAMES {
+            let first = !self.names.iter().any(|seen| seen.as_str() == name.as_str());
+            self.names.push(name);
+            first
+        } else {
+            if self.many.is_empty() {
+                self.many
+                    .extend(self.names.iter().map(|name| name.0.clone()));
+            }
+            self.many.insert(name.0)
+        };
+        if !first {
             return Err(A::Error::custom("a member twice"));
         }
-        self.names.push(name);
         map.next_value_seed(Checked::<V>::with(rules))
+    }
+
+    /// How many members there were.
+    fn len(&self) -> usize {
+        self.many.len().max(self.names.len())
     }
 }
 
@@ -302,8 +323,21 @@ impl Check for String {
         deserializer: D,
         rules: &'static [Rule],
     ) -> Result<(), D::Error> {
-        let text = Key::deserialize(deserializer)?;
-        kept(holds::string(text.as_str(), rules))
+        deserializer.deserialize_str(StringKeeps(rules))
+    }
+}
+
+/// A string judged where the deserializer hands it: an escaped one is judged in the
+/// deserializer's scratch, not copied out first (as a `Key` would copy it).
+struct StringKeeps(&'static [Rule]);
+
+impl<'de> Visitor<'de> for StringKeeps {
+    type Value = ();
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a string")
+    }
+    fn visit_str<E: de::Error>(self, text: &str) -> Result<(), E> {
+        kept(holds::string(text, self.0))
     }
 }
 
@@ -422,7 +456,7 @@ impl<T: Check> Check for indexmap::IndexMap<String, T> {
                 while let Some(name) = map.next_key::<Key<'de>>()? {
                     members.member::<A, T>(&mut map, name, self.0)?;
                 }
-                Ok(members.names.len())
+                Ok(members.len())
             }
         }
         let count = deserializer.deserialize_map(Members::<T>(value_rules(rules), PhantomData))?;
@@ -527,7 +561,7 @@ pub fn read_to_deciding<'de, 's, A: MapAccess<'de>>(
     candidates: u64,
 ) -> Result<Deciding<'de, 's, A>, A::Error> {
     let deciding = |key: &str| {
-        let bit = names.binary_search(&key).ok()?;
+        let bit = super::union::name_bit(names, key)?;
         (shapes.iter().enumerate())
             .position(|(i, shape)| candidates >> i & 1 == 1 && shape.deciding >> bit & 1 == 1)
     };
