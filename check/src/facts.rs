@@ -289,7 +289,7 @@ pub fn stated_version_of_passed(text: &str) -> Option<Cow<'_, str>> {
 
 /// Whether `text` holds an escape (`\`), by which a name or a value can be written otherwise
 /// than plainly.
-pub(crate) fn has_escape(text: &str) -> bool {
+fn has_escape(text: &str) -> bool {
     memchr::memchr(b'\\', text.as_bytes()).is_some()
 }
 

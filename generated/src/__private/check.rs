@@ -277,7 +277,9 @@ pub fn nullable_integer_member<'de, A: MapAccess<'de>>(
 #[derive(Debug, Default)]
 pub struct Extra<'de> {
     names: Vec<Key<'de>>,
-    many: std::collections::HashSet<std::borrow::Cow<'de, str>>,
+    /// Made only past `FEW_NAMES`: a hash set's making (its random keys) costs more than the
+    /// few comparisons most objects need.
+    many: Option<std::collections::HashSet<std::borrow::Cow<'de, str>>>,
 }
 
 /// How many names [`Extra`] compares one by one before it hashes them.
@@ -296,11 +298,10 @@ impl<'de> Extra<'de> {
             self.names.push(name);
             first
         } else {
-            if self.many.is_empty() {
-                self.many
-                    .extend(self.names.iter().map(|name| name.0.clone()));
-            }
-            self.many.insert(name.0)
+            let names = &self.names;
+            let many =
+                (self.many).get_or_insert_with(|| names.iter().map(|n| n.0.clone()).collect());
+            many.insert(name.0)
         };
         if !first {
             return Err(A::Error::custom("a member twice"));
@@ -310,7 +311,9 @@ impl<'de> Extra<'de> {
 
     /// How many members there were.
     fn len(&self) -> usize {
-        self.many.len().max(self.names.len())
+        self.many
+            .as_ref()
+            .map_or(self.names.len(), |many| many.len())
     }
 }
 
