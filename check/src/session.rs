@@ -260,15 +260,16 @@ impl Checker {
         asked: Option<&((Side, IdKey), Pending)>,
     ) -> Option<Outcome> {
         let pending = asked.map(|(_, pending)| pending);
+        // The answer to `initialize` settles the revision: read by the framing.
+        if pending.is_some_and(|pending| pending.request.method == "initialize") {
+            return None;
+        }
         let revision = self.revision(pending, None, None)?;
         // The verdict path's judgement of a result as its request's method's, which notes the
         // result's `resultType` as it reads it.
-        let passed = match asked {
-            Some(((requester, _), pending)) if pending.request.method != "initialize" => {
-                result_passes(revision, *requester, &pending.request.method, result)
-            }
-            _ => None,
-        };
+        let passed = asked.and_then(|((requester, _), pending)| {
+            result_passes(revision, *requester, &pending.request.method, result)
+        });
         // Read only where it decides the result's type.
         let result_type = match &passed {
             _ if !revision.has_result_type() => Some(None),
@@ -287,9 +288,6 @@ impl Checker {
         let (side, method, violations) = match asked {
             Some(((requester, _), pending)) => {
                 let method = &pending.request.method;
-                if method == "initialize" {
-                    return None;
-                }
                 let broken = match passed {
                     Some(_) => Vec::new(),
                     None => result_lent(revision, *requester, method, result)?,
